@@ -1,0 +1,71 @@
+package io.queuegate.admission.admin;
+
+import io.queuegate.core.queue.QueueSettings;
+import io.queuegate.core.queue.QueueStore;
+import io.queuegate.core.queue.QueueView;
+import io.queuegate.core.web.ApiException;
+import io.queuegate.core.web.ProblemCodes;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.security.SecurityRequirement;
+import io.swagger.v3.oas.annotations.tags.Tag;
+
+import jakarta.validation.Valid;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Creates, changes and inspects a product's queue. Needs the admin bearer token. */
+@RestController
+@RequestMapping(path = "/api/v1/queues/{productId}", produces = MediaType.APPLICATION_JSON_VALUE)
+@Tag(name = "queues", description = "Queue administration (Authorization: Bearer <admin token>)")
+@SecurityRequirement(name = "admin")
+class QueueAdminController {
+
+    private final QueueStore store;
+
+    QueueAdminController(QueueStore store) {
+        this.store = store;
+    }
+
+    @PutMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Create or change a queue")
+    @ApiResponse(responseCode = "200", description = "The stored settings")
+    @ApiResponse(responseCode = "400", description = "invalid_request: every number must be at least 1")
+    @ApiResponse(responseCode = "401", description = "unauthorized")
+    QueueSettings put(@PathVariable long productId, @Valid @RequestBody QueueSettings settings) {
+        requirePositive(productId);
+        this.store.save(productId, settings);
+        return settings;
+    }
+
+    @GetMapping
+    @Operation(summary = "Read a queue's settings and the size of its line")
+    @ApiResponse(responseCode = "200", description = "Settings with waiting, active and admittedTotal")
+    @ApiResponse(responseCode = "404", description = "queue_not_found")
+    QueueResponse get(@PathVariable long productId) {
+        requirePositive(productId);
+        QueueView view = this.store.find(productId)
+            .orElseThrow(() -> new ApiException(HttpStatus.NOT_FOUND, ProblemCodes.QUEUE_NOT_FOUND,
+                    "No queue is configured for product " + productId + "."));
+        QueueSettings settings = view.settings();
+        return new QueueResponse(productId, settings.maxActive(), settings.admitPerSecond(),
+                settings.entryTtlSeconds(), settings.open(), view.waiting(), view.active(), view.admittedTotal());
+    }
+
+    private static void requirePositive(long productId) {
+        if (productId <= 0) {
+            throw ApiException.invalidRequest("productId must be a positive integer.");
+        }
+    }
+
+    record QueueResponse(long productId, int maxActive, int admitPerSecond, int entryTtlSeconds, boolean open,
+            long waiting, long active, long admittedTotal) {
+    }
+}

@@ -1,0 +1,29 @@
+package io.queuegate.admission.config;
+
+import java.time.Duration;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * @param tickInterval pause between two admission steps over every queue
+ * @param maxBatch the most entries one step may expire, and the most it may admit, per queue
+ * @param topic the topic of enter events the line is written from
+ * @param partitions partitions of that topic when the worker creates it
+ * @param appendChunk the most tokens written to Redis in one script call
+ */
+@Validated
+@ConfigurationProperties("queuegate.admission")
+public record AdmissionProperties(
+        @DefaultValue("200ms") @NotNull Duration tickInterval,
+        @DefaultValue("10000") @Min(1) @Max(100_000) int maxBatch,
+        @DefaultValue("queuegate.entries") @NotBlank String topic,
+        @DefaultValue("12") @Min(1) int partitions,
+        @DefaultValue("5000") @Min(1) @Max(50_000) int appendChunk) {
+}

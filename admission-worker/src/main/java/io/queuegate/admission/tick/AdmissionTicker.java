@@ -1,0 +1,90 @@
+package io.queuegate.admission.tick;
+
+import java.util.concurrent.ScheduledFuture;
+
+import io.queuegate.admission.config.AdmissionProperties;
+import io.queuegate.core.queue.Admission;
+import io.queuegate.core.queue.AdmissionResult;
+import io.queuegate.core.queue.QueueStore;
+import io.queuegate.core.queue.ScriptTime;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.context.SmartLifecycle;
+import org.springframework.scheduling.TaskScheduler;
+import org.springframework.stereotype.Component;
+
+/**
+ * Runs one admission step per configured queue every tick. Each step is one atomic script, so any number of
+ * workers may tick at once; they share the queue's rate bucket and never exceed its capacity.
+ */
+@Component
+class AdmissionTicker implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(AdmissionTicker.class);
+
+    private final QueueStore queues;
+
+    private final Admission admission;
+
+    private final TaskScheduler scheduler;
+
+    private final AdmissionProperties properties;
+
+    private volatile ScheduledFuture<?> ticking;
+
+    AdmissionTicker(QueueStore queues, Admission admission, TaskScheduler scheduler, AdmissionProperties properties) {
+        this.queues = queues;
+        this.admission = admission;
+        this.scheduler = scheduler;
+        this.properties = properties;
+    }
+
+    /** One step over every queue; logs one summary line when anything moved. */
+    void tick() {
+        long admitted = 0;
+        long expired = 0;
+        long active = 0;
+        long waiting = 0;
+        int queueCount = 0;
+        try {
+            for (long productId : this.queues.productIds()) {
+                AdmissionResult result = this.admission.admit(productId, ScriptTime.REDIS_TIME,
+                        this.properties.maxBatch());
+                admitted += result.admitted();
+                expired += result.expired();
+                active += result.active();
+                waiting += result.waiting();
+                queueCount++;
+            }
+        }
+        catch (RuntimeException ex) {
+            log.warn("admission tick failed after {} queues; the next tick tries again: {}", queueCount, ex.toString());
+            return;
+        }
+        if (admitted > 0 || expired > 0) {
+            log.info("admission tick: queues={} admitted={} expired={} active={} waiting={}", queueCount, admitted,
+                    expired, active, waiting);
+        }
+    }
+
+    @Override
+    public void start() {
+        this.ticking = this.scheduler.scheduleWithFixedDelay(this::tick, this.properties.tickInterval());
+    }
+
+    @Override
+    public void stop() {
+        ScheduledFuture<?> current = this.ticking;
+        if (current != null) {
+            current.cancel(false);
+        }
+        this.ticking = null;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return this.ticking != null;
+    }
+}

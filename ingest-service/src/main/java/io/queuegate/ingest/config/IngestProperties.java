@@ -1,0 +1,32 @@
+package io.queuegate.ingest.config;
+
+import java.time.Duration;
+
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * @param topic the topic enter events go to
+ * @param partitions partitions of that topic when ingest creates it
+ * @param publishTimeout the longest an enter waits for Kafka's acknowledgement before answering 503
+ * @param retryAfter what a 503 or 429 tells the client to wait
+ * @param maxInFlight enters waiting for Kafka at once; beyond it ingest sheds load with 503 at once
+ * @param queueCacheTtl how long a queue's open/closed state is served from memory before it is re-read
+ * @param maxBodyBytes the largest request body accepted
+ */
+@Validated
+@ConfigurationProperties("queuegate.ingest")
+public record IngestProperties(
+        @DefaultValue("queuegate.entries") @NotBlank String topic,
+        @DefaultValue("12") @Min(1) int partitions,
+        @DefaultValue("2s") @NotNull Duration publishTimeout,
+        @DefaultValue("1s") @NotNull Duration retryAfter,
+        @DefaultValue("4096") @Min(1) int maxInFlight,
+        @DefaultValue("1s") @NotNull Duration queueCacheTtl,
+        @DefaultValue("4096") @Min(64) long maxBodyBytes) {
+}

@@ -1,0 +1,125 @@
+package io.queuegate.ingest.entry;
+
+import java.net.URI;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+import io.queuegate.core.event.EntryRequested;
+import io.queuegate.core.queue.EntryRemover;
+import io.queuegate.core.queue.EntryState;
+import io.queuegate.core.queue.EntryStatus;
+import io.queuegate.core.queue.EntryStatusReader;
+import io.queuegate.core.queue.ScriptTime;
+import io.queuegate.core.token.EntryToken;
+import io.queuegate.core.token.TokenCodec;
+import io.queuegate.core.web.ApiException;
+import io.queuegate.core.web.ProblemCodes;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+
+import jakarta.validation.Valid;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/** A user's place in a product's line: enter, poll, leave. */
+@RestController
+@RequestMapping(path = "/api/v1/queues/{productId}/entries", produces = MediaType.APPLICATION_JSON_VALUE)
+@Tag(name = "entries", description = "Enter a product's line, poll your place, leave")
+class EntryController {
+
+    static final String REQUEST_ID_HEADER = "X-Request-Id";
+
+    private static final Pattern REQUEST_ID = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
+
+    private final TokenCodec tokens;
+
+    private final QueueDirectory queues;
+
+    private final EntryPublisher publisher;
+
+    private final EntryStatusReader statuses;
+
+    private final EntryRemover remover;
+
+    EntryController(TokenCodec tokens, QueueDirectory queues, EntryPublisher publisher, EntryStatusReader statuses,
+            EntryRemover remover) {
+        this.tokens = tokens;
+        this.queues = queues;
+        this.publisher = publisher;
+        this.statuses = statuses;
+        this.remover = remover;
+    }
+
+    @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Enter the line", description = "Answers 202 once Kafka holds the enter event. "
+            + "Entering again with the same userId returns the same token and keeps the place.")
+    @ApiResponse(responseCode = "202", description = "Accepted; poll the Location")
+    @ApiResponse(responseCode = "400", description = "invalid_request")
+    @ApiResponse(responseCode = "404", description = "queue_not_found")
+    @ApiResponse(responseCode = "409", description = "queue_closed")
+    @ApiResponse(responseCode = "503", description = "unavailable: Kafka did not acknowledge in time; see Retry-After")
+    ResponseEntity<EntryAccepted> enter(@PathVariable long productId, @Valid @RequestBody EnterRequest request,
+            @RequestHeader(name = REQUEST_ID_HEADER, required = false) String requestId) {
+        requirePositive(productId);
+        this.queues.requireOpen(productId);
+        EntryToken token = this.tokens.issue(productId, request.userId());
+        this.publisher.publish(new EntryRequested(productId, token.value(), token.userId(), requestId(requestId),
+                System.currentTimeMillis()));
+        return ResponseEntity.status(HttpStatus.ACCEPTED)
+            .location(URI.create("/api/v1/queues/" + productId + "/entries/" + token.value()))
+            .body(new EntryAccepted(token.value(), productId, EntryStatus.PENDING));
+    }
+
+    @GetMapping("/{token}")
+    @Operation(summary = "Poll a place", description = "PENDING until the line has the entry, then WAITING with "
+            + "position and ETA, AVAILABLE with expiresAt once admitted, EXPIRED when the place is gone.")
+    @ApiResponse(responseCode = "200", description = "The token's status")
+    @ApiResponse(responseCode = "400", description = "invalid_token: not issued here, or for another product")
+    ResponseEntity<EntryStatusResponse> status(@PathVariable long productId, @PathVariable String token) {
+        EntryToken entry = verify(productId, token);
+        EntryState state = this.statuses.read(entry, ScriptTime.REDIS_TIME);
+        boolean waiting = state.status() == EntryStatus.WAITING;
+        boolean available = state.status() == EntryStatus.AVAILABLE;
+        return ResponseEntity.ok(new EntryStatusResponse(entry.value(), productId, state.status(),
+                waiting ? state.position() : null, waiting ? PollPolicy.etaSeconds(state) : null,
+                available ? state.expiresAt() : null, PollPolicy.pollAfterMs(state, System.currentTimeMillis())));
+    }
+
+    @DeleteMapping("/{token}")
+    @Operation(summary = "Leave the line", description = "Gives up the place or frees the entry slot.")
+    @ApiResponse(responseCode = "204", description = "The place is gone")
+    ResponseEntity<Void> leave(@PathVariable long productId, @PathVariable String token) {
+        this.remover.remove(verify(productId, token));
+        return ResponseEntity.noContent().build();
+    }
+
+    /** Refuses, before any Redis access, a token this deployment did not issue for this product. */
+    private EntryToken verify(long productId, String token) {
+        requirePositive(productId);
+        return this.tokens.verify(token)
+            .filter(entry -> entry.productId() == productId)
+            .orElseThrow(() -> new ApiException(HttpStatus.BAD_REQUEST, ProblemCodes.INVALID_TOKEN,
+                    "The token was not issued by this queue for product " + productId + "."));
+    }
+
+    private static void requirePositive(long productId) {
+        if (productId <= 0) {
+            throw ApiException.invalidRequest("productId must be a positive integer.");
+        }
+    }
+
+    private static String requestId(String header) {
+        return header != null && REQUEST_ID.matcher(header).matches() ? header : UUID.randomUUID().toString();
+    }
+}

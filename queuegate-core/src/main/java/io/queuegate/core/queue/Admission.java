@@ -1,0 +1,35 @@
+package io.queuegate.core.queue;
+
+import java.util.List;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/** Runs one atomic admission step for one product; see {@code admit_batch.lua}. */
+public class Admission {
+
+    private final StringRedisTemplate redis;
+
+    public Admission(StringRedisTemplate redis) {
+        this.redis = redis;
+    }
+
+    /**
+     * @param nowMillis epoch milliseconds, or {@link ScriptTime#REDIS_TIME}
+     * @param maxBatch the most entries one call may expire and the most it may admit
+     */
+    public AdmissionResult admit(long productId, long nowMillis, int maxBatch) {
+        QueueKeys keys = QueueKeys.of(productId);
+        List<?> reply = this.redis.execute(QueueScripts.ADMIT_BATCH,
+                List.of(keys.waiting(), keys.entry(), keys.settings(), keys.stats()),
+                Long.toString(nowMillis), Integer.toString(maxBatch));
+        if (reply == null || reply.size() < 4) {
+            return AdmissionResult.UNKNOWN_QUEUE;
+        }
+        return new AdmissionResult(number(reply.get(0)), number(reply.get(1)), number(reply.get(2)),
+                number(reply.get(3)));
+    }
+
+    static long number(Object value) {
+        return value == null ? 0 : Long.parseLong(value.toString());
+    }
+}

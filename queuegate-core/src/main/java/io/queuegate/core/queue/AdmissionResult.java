@@ -1,0 +1,18 @@
+package io.queuegate.core.queue;
+
+/**
+ * What one admission step did for one product.
+ *
+ * @param admitted tokens moved from waiting into entry
+ * @param expired entries removed because their time ran out
+ * @param active entries held after the step
+ * @param waiting tokens still waiting after the step
+ */
+public record AdmissionResult(long admitted, long expired, long active, long waiting) {
+
+    public static final AdmissionResult UNKNOWN_QUEUE = new AdmissionResult(0, 0, 0, 0);
+
+    public boolean changedAnything() {
+        return this.admitted > 0 || this.expired > 0;
+    }
+}

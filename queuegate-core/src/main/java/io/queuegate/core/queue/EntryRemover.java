@@ -1,0 +1,25 @@
+package io.queuegate.core.queue;
+
+import java.util.List;
+
+import io.queuegate.core.token.EntryToken;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/** Takes a token out of the line or frees its entry slot; see {@code remove_entry.lua}. */
+public class EntryRemover {
+
+    private final StringRedisTemplate redis;
+
+    public EntryRemover(StringRedisTemplate redis) {
+        this.redis = redis;
+    }
+
+    /** @return whether the token held a place */
+    public boolean remove(EntryToken token) {
+        QueueKeys keys = QueueKeys.of(token.productId());
+        Long removed = this.redis.execute(QueueScripts.REMOVE_ENTRY,
+                List.of(keys.waiting(), keys.entry(), keys.members(), keys.stats()), token.value());
+        return removed != null && removed > 0;
+    }
+}

@@ -1,0 +1,30 @@
+package io.queuegate.core.queue;
+
+import java.util.List;
+
+import io.queuegate.core.token.EntryToken;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/** Reads a token's status in one Redis round trip; see {@code read_status.lua}. */
+public class EntryStatusReader {
+
+    private final StringRedisTemplate redis;
+
+    public EntryStatusReader(StringRedisTemplate redis) {
+        this.redis = redis;
+    }
+
+    /** @param nowMillis epoch milliseconds, or {@link ScriptTime#REDIS_TIME} */
+    public EntryState read(EntryToken token, long nowMillis) {
+        QueueKeys keys = QueueKeys.of(token.productId());
+        List<?> reply = this.redis.execute(QueueScripts.READ_STATUS,
+                List.of(keys.entry(), keys.waiting(), keys.members(), keys.settings()),
+                token.value(), Long.toString(nowMillis));
+        if (reply == null || reply.size() < 4) {
+            throw new IllegalStateException("read_status.lua answered " + reply);
+        }
+        return new EntryState(EntryStatus.valueOf(reply.get(0).toString()), Admission.number(reply.get(1)),
+                Admission.number(reply.get(2)), (int) Admission.number(reply.get(3)));
+    }
+}

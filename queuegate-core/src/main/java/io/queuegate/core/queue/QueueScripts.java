@@ -1,0 +1,27 @@
+package io.queuegate.core.queue;
+
+import java.util.List;
+
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/** The queue's Lua scripts, each loaded once from {@code META-INF/scripts/} and run by SHA. */
+public final class QueueScripts {
+
+    public static final RedisScript<Long> APPEND_WAITING = of("append_waiting", Long.class);
+
+    @SuppressWarnings("rawtypes")
+    public static final RedisScript<List> ADMIT_BATCH = of("admit_batch", List.class);
+
+    @SuppressWarnings("rawtypes")
+    public static final RedisScript<List> READ_STATUS = of("read_status", List.class);
+
+    public static final RedisScript<Long> REMOVE_ENTRY = of("remove_entry", Long.class);
+
+    private QueueScripts() {
+    }
+
+    public static <T> RedisScript<T> of(String name, Class<T> resultType) {
+        return RedisScript.of(new ClassPathResource("META-INF/scripts/" + name + ".lua"), resultType);
+    }
+}

@@ -1,0 +1,29 @@
+package io.queuegate.core.queue;
+
+import java.util.List;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/** Appends applied enter events to a product's line, in log order and idempotently. */
+public class WaitingLine {
+
+    private final StringRedisTemplate redis;
+
+    public WaitingLine(StringRedisTemplate redis) {
+        this.redis = redis;
+    }
+
+    /**
+     * Appends the tokens in the given order, skipping any the line already knows.
+     * @return how many were new
+     */
+    public long append(long productId, List<String> tokens) {
+        if (tokens.isEmpty()) {
+            return 0;
+        }
+        QueueKeys keys = QueueKeys.of(productId);
+        Long added = this.redis.execute(QueueScripts.APPEND_WAITING,
+                List.of(keys.waiting(), keys.members(), keys.stats()), tokens.toArray());
+        return added == null ? 0 : added;
+    }
+}

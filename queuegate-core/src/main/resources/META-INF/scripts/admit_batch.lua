@@ -1,0 +1,68 @@
+-- One admission step for one product: drop expired entries, then move the head of the line into entry.
+-- KEYS[1] waiting:{p}   KEYS[2] entry:{p}   KEYS[3] queue:{p}   KEYS[4] stats:{p}
+-- ARGV[1] now in epoch ms, or 0 to read Redis TIME
+-- ARGV[2] the most tokens this call may expire, and the most it may admit (bounds the work of one call)
+-- Returns {admitted, expired, active, waiting}, or {-1} when the queue has no settings.
+--
+-- Atomic, so any number of workers may call it at once: active never exceeds maxActive. The rate is a token
+-- bucket kept in stats:{p} and refilled from elapsed time, so more workers or more ticks never admit faster.
+local settings = redis.call('HMGET', KEYS[3], 'maxActive', 'admitPerSecond', 'entryTtlSeconds', 'open')
+if not settings[1] then
+  return {-1}
+end
+local maxActive = tonumber(settings[1])
+local rate = tonumber(settings[2])
+local ttlMs = tonumber(settings[3]) * 1000
+local open = settings[4] == 'true'
+
+local now = tonumber(ARGV[1])
+if now == 0 then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local bound = tonumber(ARGV[2])
+
+-- Expired entries are the lowest scores, so they are ranks 0..n-1.
+local expired = math.min(redis.call('ZCOUNT', KEYS[2], '-inf', now), bound)
+if expired > 0 then
+  redis.call('ZREMRANGEBYRANK', KEYS[2], 0, expired - 1)
+  redis.call('HINCRBY', KEYS[4], 'expiredTotal', expired)
+end
+
+local active = redis.call('ZCARD', KEYS[2])
+local waiting = redis.call('ZCARD', KEYS[1])
+
+-- Refill the bucket; it holds at most one second of admissions.
+local bucket = redis.call('HMGET', KEYS[4], 'bucket', 'bucketAt')
+local tokens = tonumber(bucket[1]) or rate
+local last = tonumber(bucket[2]) or now
+if now > last then
+  tokens = math.min(rate, tokens + (now - last) * rate / 1000)
+  last = now
+end
+
+local admitted = 0
+if open and waiting > 0 then
+  admitted = math.max(0, math.min(maxActive - active, math.floor(tokens), bound, waiting))
+end
+if admitted > 0 then
+  local head = redis.call('ZPOPMIN', KEYS[1], admitted)
+  local expiresAt = now + ttlMs
+  local args = {}
+  -- ZADD in chunks: Lua's unpack() has a limit of a few thousand values.
+  for i = 1, #head, 2 do
+    args[#args + 1] = expiresAt
+    args[#args + 1] = head[i]
+    if #args >= 2000 then
+      redis.call('ZADD', KEYS[2], unpack(args))
+      args = {}
+    end
+  end
+  if #args > 0 then
+    redis.call('ZADD', KEYS[2], unpack(args))
+  end
+  tokens = tokens - admitted
+  redis.call('HINCRBY', KEYS[4], 'admittedTotal', admitted)
+end
+redis.call('HSET', KEYS[4], 'bucket', tostring(tokens), 'bucketAt', last)
+return {admitted, expired, active + admitted, waiting - admitted}

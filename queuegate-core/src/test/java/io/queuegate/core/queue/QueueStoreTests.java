@@ -1,0 +1,102 @@
+package io.queuegate.core.queue;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class QueueStoreTests extends RedisScriptTestSupport {
+
+    @Test
+    void unknownQueueIsEmpty() {
+        assertThat(this.store.findSettings(this.product)).isEmpty();
+        assertThat(this.store.find(this.product)).isEmpty();
+        assertThat(this.store.productIds()).doesNotContain(this.product);
+    }
+
+    @Test
+    void savedSettingsAreFoundAndTheProductRegistered() {
+        QueueSettings settings = new QueueSettings(500, 40, 300, true);
+
+        this.store.save(this.product, settings);
+
+        assertThat(this.store.findSettings(this.product)).contains(settings);
+        assertThat(this.store.find(this.product)).contains(new QueueView(settings, 0, 0, 0));
+        assertThat(this.store.productIds()).contains(this.product);
+        assertThat(redis.opsForHash().entries(this.keys.settings())).containsExactlyInAnyOrderEntriesOf(
+                java.util.Map.of("maxActive", "500", "admitPerSecond", "40", "entryTtlSeconds", "300",
+                        "open", "true"));
+    }
+
+    @Test
+    void savingAgainReplacesTheSettings() {
+        this.store.save(this.product, new QueueSettings(500, 40, 300, true));
+        QueueSettings changed = new QueueSettings(10_000_000, 1_000_000, 86_400, false);
+
+        this.store.save(this.product, changed);
+
+        assertThat(this.store.findSettings(this.product)).contains(changed);
+        assertThat(this.store.productIds()).contains(this.product);
+    }
+
+    @Test
+    void findCountsTheLineTheEntriesAndTheAdmitted() {
+        QueueSettings settings = new QueueSettings(3, 100, 10, true);
+        this.store.save(this.product, settings);
+        this.line.append(this.product, tokens("t", 7));
+        this.admission.admit(this.product, NOW, 100);
+
+        assertThat(this.store.find(this.product)).contains(new QueueView(settings, 4, 3, 3));
+
+        this.admission.admit(this.product, NOW + 10_000, 100);
+        assertThat(this.store.find(this.product)).contains(new QueueView(settings, 1, 3, 6));
+    }
+
+    @Test
+    void deleteForgetsTheQueueAndEverythingInIt() {
+        this.store.save(this.product, new QueueSettings(3, 100, 10, true));
+        this.line.append(this.product, tokens("t", 7));
+        this.admission.admit(this.product, NOW, 100);
+        redis.opsForValue().set(this.keys.stock(), "5");
+        redis.opsForHash().put(this.keys.bookings(), "b1", "{}");
+
+        this.store.delete(this.product);
+
+        assertThat(this.store.findSettings(this.product)).isEmpty();
+        assertThat(this.store.find(this.product)).isEmpty();
+        assertThat(this.store.productIds()).doesNotContain(this.product);
+        assertThat(redis.countExistingKeys(this.keys.all())).isZero();
+        assertThat(this.admission.admit(this.product, NOW, 100)).isEqualTo(AdmissionResult.UNKNOWN_QUEUE);
+    }
+
+    @Test
+    void productIdsListsEveryRegisteredQueue() {
+        long other = this.product;
+        while (other == this.product || redis.countExistingKeys(QueueKeys.of(other).all()) > 0) {
+            other = java.util.concurrent.ThreadLocalRandom.current().nextLong(1_000_000_000L, 9_000_000_000L);
+        }
+        try {
+            this.store.save(this.product, new QueueSettings(1, 1, 1, true));
+            this.store.save(other, new QueueSettings(2, 2, 2, false));
+
+            assertThat(this.store.productIds()).contains(this.product, other);
+            assertThat(this.store.findSettings(other)).contains(new QueueSettings(2, 2, 2, false));
+
+            this.store.delete(other);
+            assertThat(this.store.productIds()).contains(this.product).doesNotContain(other);
+        }
+        finally {
+            redis.delete(QueueKeys.of(other).all());
+            redis.opsForSet().remove(QueueKeys.REGISTRY, Long.toString(other));
+        }
+    }
+
+    @Test
+    void keysOfOneProductShareOneHashTag() {
+        List<String> all = QueueKeys.of(42).all();
+
+        assertThat(all).hasSize(7).doesNotHaveDuplicates().allSatisfy((key) -> assertThat(key).endsWith(":{42}"));
+        assertThat(QueueKeys.REGISTRY).doesNotContain("{");
+    }
+}

@@ -1,0 +1,138 @@
+package io.queuegate.core.queue;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ReadStatusScriptTests extends RedisScriptTestSupport {
+
+    @Test
+    void unseenTokenIsPending() {
+        configure(10, 25, 60, true);
+        this.line.append(this.product, List.of("someone-else"));
+
+        assertThat(status("not-yet-applied", NOW)).isEqualTo(new EntryState(EntryStatus.PENDING, 0, 0, 25));
+    }
+
+    @Test
+    void unseenTokenOfAnUnknownQueueIsPendingWithRateZero() {
+        assertThat(status("anything", NOW)).isEqualTo(new EntryState(EntryStatus.PENDING, 0, 0, 0));
+    }
+
+    @Test
+    void waitingTokenHasItsOneBasedPosition() {
+        configure(2, 25, 60, true);
+        List<String> all = tokens("t", 5);
+        this.line.append(this.product, all);
+
+        for (int i = 0; i < all.size(); i++) {
+            assertThat(status(all.get(i), NOW)).isEqualTo(new EntryState(EntryStatus.WAITING, i + 1, 0, 25));
+        }
+
+        this.admission.admit(this.product, NOW, 100);
+
+        assertThat(status(all.get(2), NOW)).isEqualTo(new EntryState(EntryStatus.WAITING, 1, 0, 25));
+        assertThat(status(all.get(4), NOW)).isEqualTo(new EntryState(EntryStatus.WAITING, 3, 0, 25));
+    }
+
+    @Test
+    void admittedTokenIsAvailableUntilItsScoreAndExpiredFromIt() {
+        configure(2, 25, 60, true);
+        List<String> all = tokens("t", 3);
+        this.line.append(this.product, all);
+        this.admission.admit(this.product, NOW, 100);
+        long expiresAt = NOW + 60_000;
+
+        assertThat(status(all.get(0), NOW)).isEqualTo(new EntryState(EntryStatus.AVAILABLE, 0, expiresAt, 25));
+        assertThat(status(all.get(1), expiresAt - 1))
+            .isEqualTo(new EntryState(EntryStatus.AVAILABLE, 0, expiresAt, 25));
+        // score <= now is expired, exactly as admit_batch decides
+        assertThat(status(all.get(0), expiresAt)).isEqualTo(new EntryState(EntryStatus.EXPIRED, 0, 0, 25));
+        assertThat(status(all.get(1), expiresAt + 1)).isEqualTo(new EntryState(EntryStatus.EXPIRED, 0, 0, 25));
+        // still in the line
+        assertThat(status(all.get(2), expiresAt + 1).status()).isEqualTo(EntryStatus.WAITING);
+    }
+
+    @Test
+    void tokenThatLeftTheLineIsExpired() {
+        configure(2, 25, 60, true);
+        this.line.append(this.product, List.of("a", "b"));
+        this.remover.remove(token("a"));
+
+        assertThat(status("a", NOW)).isEqualTo(new EntryState(EntryStatus.EXPIRED, 0, 0, 25));
+        assertThat(status("b", NOW)).isEqualTo(new EntryState(EntryStatus.WAITING, 1, 0, 25));
+    }
+
+    @Test
+    void tokenThatLeftItsEntryIsExpired() {
+        configure(2, 25, 60, true);
+        this.line.append(this.product, List.of("a"));
+        this.admission.admit(this.product, NOW, 100);
+        this.remover.remove(token("a"));
+
+        assertThat(status("a", NOW)).isEqualTo(new EntryState(EntryStatus.EXPIRED, 0, 0, 25));
+    }
+
+    @Test
+    void tokenWhoseEntryWasRemovedByExpiryIsExpired() {
+        configure(2, 25, 60, true);
+        this.line.append(this.product, List.of("a"));
+        this.admission.admit(this.product, NOW, 100);
+        this.admission.admit(this.product, NOW + 60_000, 100);
+        assertThat(entry()).isEmpty();
+
+        // read at an earlier time too: once the entry is gone no clock brings it back
+        assertThat(status("a", NOW)).isEqualTo(new EntryState(EntryStatus.EXPIRED, 0, 0, 25));
+    }
+
+    @Test
+    void tokenRemovedFromEntryByOtherMeansWhileStillAMemberIsExpired() {
+        configure(2, 25, 60, true);
+        this.line.append(this.product, List.of("a"));
+        this.admission.admit(this.product, NOW, 100);
+        redis.opsForZSet().remove(this.keys.entry(), "a");
+
+        assertThat(redis.opsForHash().hasKey(this.keys.members(), "a")).isTrue();
+        assertThat(status("a", NOW)).isEqualTo(new EntryState(EntryStatus.EXPIRED, 0, 0, 25));
+    }
+
+    @Test
+    void admitPerSecondFollowsTheSettings() {
+        configure(2, 37, 60, true);
+        this.line.append(this.product, List.of("a"));
+        assertThat(status("a", NOW).admitPerSecond()).isEqualTo(37);
+
+        configure(2, 999_999, 60, true);
+        assertThat(status("a", NOW).admitPerSecond()).isEqualTo(999_999);
+        assertThat(status("never-seen", NOW).admitPerSecond()).isEqualTo(999_999);
+    }
+
+    @Test
+    void redisTimeDecidesWhenNowIsZero() {
+        configure(2, 25, 60, true);
+        long future = System.currentTimeMillis() + 3_600_000;
+        redis.opsForZSet().add(this.keys.entry(), "fresh", future);
+        redis.opsForZSet().add(this.keys.entry(), "stale", 1_000);
+        redis.opsForHash().put(this.keys.members(), "fresh", "1");
+        redis.opsForHash().put(this.keys.members(), "stale", "2");
+
+        assertThat(status("fresh", ScriptTime.REDIS_TIME))
+            .isEqualTo(new EntryState(EntryStatus.AVAILABLE, 0, future, 25));
+        assertThat(status("stale", ScriptTime.REDIS_TIME)).isEqualTo(new EntryState(EntryStatus.EXPIRED, 0, 0, 25));
+    }
+
+    @Test
+    void scriptCalledDirectlyAnswersStatusPositionExpiryAndRate() {
+        configure(2, 25, 60, true);
+        this.line.append(this.product, List.of("a", "b"));
+
+        @SuppressWarnings("unchecked")
+        List<Object> reply = redis.execute(QueueScripts.READ_STATUS,
+                List.of(this.keys.entry(), this.keys.waiting(), this.keys.members(), this.keys.settings()), "b",
+                Long.toString(NOW));
+
+        assertThat(reply).containsExactly("WAITING", 2L, 0L, 25L);
+    }
+}

@@ -1,0 +1,141 @@
+package io.queuegate.core.queue;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+
+import io.queuegate.core.token.EntryToken;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.ZSetOperations.TypedTuple;
+
+/**
+ * Runs the queue's scripts against the real Redis on 127.0.0.1:6379. The server is shared, so every test uses a
+ * random product id and deletes only that product's keys afterwards.
+ */
+abstract class RedisScriptTestSupport {
+
+    /** A fixed clock for the scripts: 2023-11-14T22:13:20Z. */
+    static final long NOW = 1_700_000_000_000L;
+
+    static LettuceConnectionFactory connectionFactory;
+
+    static StringRedisTemplate redis;
+
+    long product;
+
+    QueueKeys keys;
+
+    QueueStore store;
+
+    WaitingLine line;
+
+    Admission admission;
+
+    EntryStatusReader statusReader;
+
+    EntryRemover remover;
+
+    @BeforeAll
+    static void connect() {
+        connectionFactory = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", 6379));
+        connectionFactory.afterPropertiesSet();
+        connectionFactory.start();
+        redis = new StringRedisTemplate(connectionFactory);
+        redis.afterPropertiesSet();
+    }
+
+    @AfterAll
+    static void disconnect() {
+        if (connectionFactory != null) {
+            connectionFactory.destroy();
+        }
+    }
+
+    @BeforeEach
+    void newProduct() {
+        this.product = ThreadLocalRandom.current().nextLong(1_000_000_000L, 9_000_000_000L);
+        this.keys = QueueKeys.of(this.product);
+        // a random id could collide with another run's live product; never reuse one that has keys
+        while (redis.countExistingKeys(this.keys.all()) > 0) {
+            this.product = ThreadLocalRandom.current().nextLong(1_000_000_000L, 9_000_000_000L);
+            this.keys = QueueKeys.of(this.product);
+        }
+        this.store = new QueueStore(redis);
+        this.line = new WaitingLine(redis);
+        this.admission = new Admission(redis);
+        this.statusReader = new EntryStatusReader(redis);
+        this.remover = new EntryRemover(redis);
+    }
+
+    @AfterEach
+    void deleteProduct() {
+        redis.delete(this.keys.all());
+        redis.opsForSet().remove(QueueKeys.REGISTRY, Long.toString(this.product));
+    }
+
+    void configure(int maxActive, int admitPerSecond, int entryTtlSeconds, boolean open) {
+        this.store.save(this.product, new QueueSettings(maxActive, admitPerSecond, entryTtlSeconds, open));
+    }
+
+    static List<String> tokens(String prefix, int count) {
+        List<String> tokens = new ArrayList<>(count);
+        for (int i = 1; i <= count; i++) {
+            tokens.add(String.format("%s-%05d", prefix, i));
+        }
+        return tokens;
+    }
+
+    EntryToken token(String value) {
+        return new EntryToken(this.product, "user", value);
+    }
+
+    List<String> waiting() {
+        return zrange(this.keys.waiting());
+    }
+
+    List<String> entry() {
+        return zrange(this.keys.entry());
+    }
+
+    /** Members in score order with their scores. */
+    Map<String, Double> waitingScores() {
+        return zrangeWithScores(this.keys.waiting());
+    }
+
+    Map<String, Double> entryScores() {
+        return zrangeWithScores(this.keys.entry());
+    }
+
+    long stat(String field) {
+        Object value = redis.opsForHash().get(this.keys.stats(), field);
+        return value == null ? 0 : Long.parseLong(value.toString());
+    }
+
+    EntryState status(String token, long now) {
+        return this.statusReader.read(token(token), now);
+    }
+
+    private static List<String> zrange(String key) {
+        Set<String> members = redis.opsForZSet().range(key, 0, -1);
+        return members == null ? List.of() : List.copyOf(members);
+    }
+
+    private static Map<String, Double> zrangeWithScores(String key) {
+        Set<TypedTuple<String>> tuples = redis.opsForZSet().rangeWithScores(key, 0, -1);
+        Map<String, Double> scores = new LinkedHashMap<>();
+        if (tuples != null) {
+            tuples.forEach((tuple) -> scores.put(tuple.getValue(), tuple.getScore()));
+        }
+        return scores;
+    }
+}

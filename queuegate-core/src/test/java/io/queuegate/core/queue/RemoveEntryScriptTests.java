@@ -1,0 +1,90 @@
+package io.queuegate.core.queue;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RemoveEntryScriptTests extends RedisScriptTestSupport {
+
+    @Test
+    void removingFromTheLineMovesTheOnesBehindUp() {
+        configure(10, 100, 60, true);
+        List<String> all = tokens("t", 5);
+        this.line.append(this.product, all);
+
+        assertThat(this.remover.remove(token(all.get(2)))).isTrue();
+
+        assertThat(waiting()).containsExactly(all.get(0), all.get(1), all.get(3), all.get(4));
+        assertThat(status(all.get(3), NOW).position()).isEqualTo(3);
+        assertThat(status(all.get(4), NOW).position()).isEqualTo(4);
+        assertThat(status(all.get(1), NOW).position()).isEqualTo(2);
+        assertThat(stat("leftTotal")).isEqualTo(1);
+    }
+
+    @Test
+    void removingTwiceRemovesOnce() {
+        configure(10, 100, 60, true);
+        this.line.append(this.product, List.of("a", "b"));
+
+        assertThat(this.remover.remove(token("a"))).isTrue();
+        assertThat(this.remover.remove(token("a"))).isFalse();
+
+        assertThat(waiting()).containsExactly("b");
+        assertThat(stat("leftTotal")).isEqualTo(1);
+    }
+
+    @Test
+    void removingFromEntryFreesASlot() {
+        configure(2, 1_000, 60, true);
+        List<String> all = tokens("t", 4);
+        this.line.append(this.product, all);
+        assertThat(this.admission.admit(this.product, NOW, 100).admitted()).isEqualTo(2);
+        assertThat(this.admission.admit(this.product, NOW, 100).admitted()).isZero();
+
+        assertThat(this.remover.remove(token(all.get(0)))).isTrue();
+
+        assertThat(this.admission.admit(this.product, NOW, 100)).isEqualTo(new AdmissionResult(1, 0, 2, 1));
+        assertThat(entry()).containsExactlyInAnyOrder(all.get(1), all.get(2));
+        assertThat(waiting()).containsExactly(all.get(3));
+        assertThat(stat("leftTotal")).isEqualTo(1);
+        // a slot freed by leaving is not counted as expired
+        assertThat(stat("expiredTotal")).isZero();
+    }
+
+    @Test
+    void unknownTokenIsNotRemovedAndItsLateAppendIsIgnored() {
+        configure(10, 100, 60, true);
+        this.line.append(this.product, List.of("a"));
+
+        assertThat(this.remover.remove(token("ghost"))).isFalse();
+        assertThat(stat("leftTotal")).isZero();
+
+        assertThat(this.line.append(this.product, List.of("ghost", "b"))).isEqualTo(1);
+        assertThat(waiting()).containsExactly("a", "b");
+        assertThat(status("ghost", NOW).status()).isEqualTo(EntryStatus.EXPIRED);
+        // the recorded leave is not a place: removing again still answers false
+        assertThat(this.remover.remove(token("ghost"))).isFalse();
+    }
+
+    @Test
+    void leavingKeepsTheOriginalMemberRecord() {
+        configure(10, 100, 60, true);
+        this.line.append(this.product, List.of("a", "b"));
+
+        this.remover.remove(token("b"));
+
+        assertThat(redis.opsForHash().get(this.keys.members(), "b")).isEqualTo("2");
+    }
+
+    @Test
+    void scriptCalledDirectlyAnswersOneOrZero() {
+        this.line.append(this.product, List.of("a"));
+        List<String> scriptKeys = List.of(this.keys.waiting(), this.keys.entry(), this.keys.members(),
+                this.keys.stats());
+
+        assertThat(redis.execute(QueueScripts.REMOVE_ENTRY, scriptKeys, "a")).isEqualTo(1L);
+        assertThat(redis.execute(QueueScripts.REMOVE_ENTRY, scriptKeys, "a")).isEqualTo(0L);
+    }
+}

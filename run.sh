@@ -1,0 +1,309 @@
+#!/usr/bin/env bash
+# Queuegate quickstart: build, then run Redis, a local Kafka broker and the three services.
+#
+#   ./run.sh              build, start everything, stay in the foreground; Ctrl-C stops what it started
+#   ./run.sh --detach     return once everything is healthy and leave it running
+#   ./run.sh stop         stop what a previous run started (by the pid files under .local/)
+#   ./run.sh status       show what is running
+# Options: --no-build (skip the Maven build), --no-demo (skip creating demo queue 1).
+# Environment: ADMIN_TOKEN (default: generated once, kept in .local/admin-token),
+#              QUEUE_TOKEN_SECRET (default: unset, and the services run with the 'dev' profile and its
+#              built-in development secret), QG_JAVA_OPTS (extra JVM options for the services),
+#              HEALTH_TIMEOUT (seconds, default 120).
+set -euo pipefail
+
+# shellcheck source=scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/scripts/lib.sh"
+cd "$ROOT"
+
+SERVICES=(ingest-service admission-worker booking-service)
+declare -A PORT=([ingest-service]=8080 [admission-worker]=8081 [booking-service]=8082)
+VERSION="0.1.0-SNAPSHOT"
+PID_DIR="$LOCAL_DIR/pids"
+LOG_DIR="$LOCAL_DIR/logs"
+KAFKA_MARKER="$LOCAL_DIR/kafka.started"
+ADMIN_TOKEN_FILE="$LOCAL_DIR/admin-token"
+HEALTH_TIMEOUT="${HEALTH_TIMEOUT:-120}"
+
+usage() {
+    sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+}
+
+jar_of() { printf '%s/%s/target/%s-%s-exec.jar' "$ROOT" "$1" "$1" "$VERSION"; }
+pid_of() { if [ -f "$PID_DIR/$1.pid" ]; then tr -dc '0-9' <"$PID_DIR/$1.pid"; fi; }
+service_running() { pid_matches "$(pid_of "$1")" "$(basename "$(jar_of "$1")")"; }
+
+# Stops the services (in parallel), then Kafka and Redis if a run of this script started them.
+stop_all() {
+    local svc stoppers=()
+    for svc in "${SERVICES[@]}"; do
+        if [ -f "$PID_DIR/$svc.pid" ]; then
+            stop_pid "$(pid_of "$svc")" "$(basename "$(jar_of "$svc")")" "$svc" 20 &
+            stoppers+=("$!")
+        fi
+    done
+    if [ "${#stoppers[@]}" -gt 0 ]; then
+        wait "${stoppers[@]}" || true
+    fi
+    for svc in "${SERVICES[@]}"; do
+        rm -f "$PID_DIR/$svc.pid"
+    done
+    if [ -f "$KAFKA_MARKER" ]; then
+        "$ROOT/scripts/kafka.sh" stop || true
+        rm -f "$KAFKA_MARKER"
+    fi
+    "$ROOT/scripts/redis.sh" stop || true
+}
+
+show_status() {
+    local svc pid
+    for svc in "${SERVICES[@]}"; do
+        pid="$(pid_of "$svc")"
+        if service_running "$svc"; then
+            echo "running: $svc on :${PORT[$svc]} (pid $pid)"
+        else
+            echo "stopped: $svc"
+        fi
+    done
+    "$ROOT/scripts/kafka.sh" status || true
+    "$ROOT/scripts/redis.sh" status || true
+}
+
+admin_token() {
+    if [ -n "${ADMIN_TOKEN:-}" ]; then
+        printf '%s' "$ADMIN_TOKEN"
+    elif [ -s "$ADMIN_TOKEN_FILE" ]; then
+        tr -d '[:space:]' <"$ADMIN_TOKEN_FILE"
+    else
+        local token
+        token="$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')"
+        (umask 077 && printf '%s\n' "$token" >"$ADMIN_TOKEN_FILE")
+        printf '%s' "$token"
+    fi
+}
+
+start_service() {
+    local svc="$1" jar log
+    jar="$(jar_of "$svc")"
+    log="$LOG_DIR/$svc.log"
+    log "starting $svc on :${PORT[$svc]} (log: ${log#"$ROOT"/})"
+    # Both the names the README documents (ADMIN_TOKEN, QUEUE_TOKEN_SECRET) and Spring's relaxed-binding
+    # names of the same properties are passed, so either way of mapping them in application.yml works.
+    # shellcheck disable=SC2086 # QG_JAVA_OPTS holds several options
+    env SERVER_PORT="${PORT[$svc]}" \
+        SPRING_KAFKA_BOOTSTRAP_SERVERS=127.0.0.1:9092 \
+        SPRING_DATA_REDIS_HOST=127.0.0.1 \
+        SPRING_DATA_REDIS_PORT=6379 \
+        ADMIN_TOKEN="$ADMIN_TOKEN" \
+        QUEUEGATE_ADMIN_TOKEN="$ADMIN_TOKEN" \
+        "${SECRET_ENV[@]}" \
+        nohup java --sun-misc-unsafe-memory-access=allow -XX:+UseG1GC -Xms256m -Xmx512m ${QG_JAVA_OPTS:-} \
+        -jar "$jar" >"$log" 2>&1 </dev/null &
+    echo "$!" >"$PID_DIR/$svc.pid"
+}
+
+http_status() {
+    curl -s -o /dev/null -w '%{http_code}' --max-time 3 "$@" 2>/dev/null || true
+}
+
+fail_service() {
+    local svc="$1" why="$2"
+    echo "----- last 40 lines of ${LOG_DIR#"$ROOT"/}/$svc.log -----" >&2
+    tail -n 40 "$LOG_DIR/$svc.log" >&2 || true
+    echo "-----" >&2
+    die "$svc $why"
+}
+
+wait_healthy() {
+    local deadline=$((SECONDS + HEALTH_TIMEOUT)) svc pending
+    local -A healthy=()
+    log "waiting for the services to answer 200 on /actuator/health (up to ${HEALTH_TIMEOUT}s)"
+    while :; do
+        pending=0
+        for svc in "${SERVICES[@]}"; do
+            [ -n "${healthy[$svc]:-}" ] && continue
+            if ! service_running "$svc"; then
+                fail_service "$svc" "exited during start-up"
+            fi
+            if [ "$(http_status "http://127.0.0.1:${PORT[$svc]}/actuator/health")" = "200" ]; then
+                healthy[$svc]=1
+                log "$svc is healthy"
+            else
+                pending=$((pending + 1))
+            fi
+        done
+        [ "$pending" -eq 0 ] && return 0
+        if ((SECONDS >= deadline)); then
+            for svc in "${SERVICES[@]}"; do
+                [ -n "${healthy[$svc]:-}" ] || fail_service "$svc" "did not become healthy within ${HEALTH_TIMEOUT}s"
+            done
+        fi
+        sleep 1
+    done
+}
+
+create_demo() {
+    local body code i
+    body='{"maxActive":100,"admitPerSecond":10,"entryTtlSeconds":300,"open":true}'
+    for i in 1 2 3 4 5; do
+        code="$(http_status -X PUT "http://127.0.0.1:8081/api/v1/queues/1" \
+            -H "Authorization: Bearer $ADMIN_TOKEN" -H 'Content-Type: application/json' -d "$body")"
+        case "$code" in 2??) break ;; esac
+        sleep 1
+    done
+    case "$code" in
+        2??) log "demo queue 1 configured: $body" ;;
+        *) die "creating demo queue 1 failed (PUT :8081/api/v1/queues/1 answered HTTP $code); see ${LOG_DIR#"$ROOT"/}/admission-worker.log, or start with --no-demo" ;;
+    esac
+    code="$(http_status -X PUT "http://127.0.0.1:8082/api/v1/products/1/stock" \
+        -H "Authorization: Bearer $ADMIN_TOKEN" -H 'Content-Type: application/json' -d '{"available":1000}')"
+    case "$code" in
+        2??) log "demo product 1 stock set to 1000" ;;
+        *) warn "setting the stock of product 1 answered HTTP $code (ignored)" ;;
+    esac
+}
+
+print_banner() {
+    local token_note=""
+    [ -n "${QUEUE_TOKEN_SECRET:-}" ] || token_note=" (profile 'dev': built-in development token secret; set QUEUE_TOKEN_SECRET for a real one)"
+    cat <<EOF
+
+Queuegate is running$token_note
+  ingest (public)   http://127.0.0.1:8080   Swagger UI http://127.0.0.1:8080/swagger-ui.html
+  admin (admission) http://127.0.0.1:8081   Swagger UI http://127.0.0.1:8081/swagger-ui.html
+  booking           http://127.0.0.1:8082   Swagger UI http://127.0.0.1:8082/swagger-ui.html
+  Kafka 127.0.0.1:9092, Redis 127.0.0.1:6379, logs in .local/logs/
+
+  ADMIN_TOKEN=$ADMIN_TOKEN
+
+Try it:
+  # enter the waiting room of product 1 (answers 202 with a token)
+  curl -s -X POST http://127.0.0.1:8080/api/v1/queues/1/entries -H 'Content-Type: application/json' -d '{"userId":"alice"}'
+  # poll the entry's status (WAITING with a position, then AVAILABLE)
+  curl -s http://127.0.0.1:8080/api/v1/queues/1/entries/<token>
+  # book once AVAILABLE
+  curl -s -X POST http://127.0.0.1:8082/api/v1/bookings -H 'Content-Type: application/json' -d '{"productId":1,"token":"<token>","quantity":1}'
+  # queue settings and counts (admin)
+  curl -s http://127.0.0.1:8081/api/v1/queues/1 -H "Authorization: Bearer $ADMIN_TOKEN"
+  # leave the queue
+  curl -s -X DELETE http://127.0.0.1:8080/api/v1/queues/1/entries/<token>
+
+EOF
+}
+
+# In the foreground: wait until Ctrl-C; report services that exit on their own.
+watch_services() {
+    local svc alive
+    local -A reported=()
+    log "press Ctrl-C to stop everything this run started"
+    while :; do
+        alive=0
+        for svc in "${SERVICES[@]}"; do
+            if service_running "$svc"; then
+                alive=$((alive + 1))
+            elif [ -z "${reported[$svc]:-}" ]; then
+                reported[$svc]=1
+                warn "$svc exited; last lines of ${LOG_DIR#"$ROOT"/}/$svc.log:"
+                tail -n 20 "$LOG_DIR/$svc.log" >&2 || true
+            fi
+        done
+        if [ "$alive" -eq 0 ]; then
+            die "all services have exited"
+        fi
+        sleep 2 &
+        wait $! || true
+    done
+}
+
+# ---------------------------------------------------------------------------------------------------
+MODE=foreground
+BUILD=1
+DEMO=1
+for arg in "$@"; do
+    case "$arg" in
+        stop) MODE=stop ;;
+        status) MODE=status ;;
+        --detach | -d) MODE=detach ;;
+        --no-build) BUILD=0 ;;
+        --no-demo) DEMO=0 ;;
+        -h | --help) usage; exit 0 ;;
+        *) usage >&2; die "unknown argument: $arg" ;;
+    esac
+done
+
+mkdir -p "$PID_DIR" "$LOG_DIR"
+
+case "$MODE" in
+    stop) stop_all; log "stopped"; exit 0 ;;
+    status) show_status; exit 0 ;;
+esac
+
+command -v curl >/dev/null 2>&1 || die "curl is needed (apt-get install -y curl)"
+for svc in "${SERVICES[@]}"; do
+    if port_open "${PORT[$svc]}"; then
+        die "port ${PORT[$svc]} ($svc) is already in use; stop whatever listens there first (./run.sh stop if it is an earlier detached run)"
+    fi
+done
+
+use_java25
+export MAVEN_OPTS="${MAVEN_OPTS:---sun-misc-unsafe-memory-access=allow}"
+
+if [ "$BUILD" = 1 ]; then
+    log "building (mvn -q -B -DskipTests package)"
+    "$(maven_cmd)" -q -B -DskipTests package
+fi
+for svc in "${SERVICES[@]}"; do
+    [ -f "$(jar_of "$svc")" ] || die "$(jar_of "$svc") not found; build first (./run.sh without --no-build)"
+done
+
+ADMIN_TOKEN="$(admin_token)"
+SECRET_ENV=()
+if [ -n "${QUEUE_TOKEN_SECRET:-}" ]; then
+    SECRET_ENV=(QUEUE_TOKEN_SECRET="$QUEUE_TOKEN_SECRET" QUEUEGATE_TOKEN_SECRET="$QUEUE_TOKEN_SECRET")
+else
+    case ",${SPRING_PROFILES_ACTIVE:-}," in
+        *,dev,*) SECRET_ENV=(SPRING_PROFILES_ACTIVE="$SPRING_PROFILES_ACTIVE") ;;
+        ,,) SECRET_ENV=(SPRING_PROFILES_ACTIVE=dev) ;;
+        *) SECRET_ENV=(SPRING_PROFILES_ACTIVE="$SPRING_PROFILES_ACTIVE,dev") ;;
+    esac
+fi
+
+# From here on, leaving early (failure, Ctrl-C) stops what this run started.
+CLEANUP=1
+on_exit() {
+    local rc=$?
+    trap '' INT TERM
+    if [ "$CLEANUP" = 1 ]; then
+        CLEANUP=0
+        echo >&2
+        log "stopping what this run started"
+        stop_all
+    fi
+    exit "$rc"
+}
+trap on_exit EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+"$ROOT/scripts/redis.sh" ensure
+if ! port_open 9092; then
+    # marked before starting, so an interrupted start is still cleaned up
+    : >"$KAFKA_MARKER"
+fi
+"$ROOT/scripts/kafka.sh" start
+
+for svc in "${SERVICES[@]}"; do
+    start_service "$svc"
+done
+wait_healthy
+if [ "$DEMO" = 1 ]; then
+    create_demo
+fi
+print_banner
+
+if [ "$MODE" = detach ]; then
+    CLEANUP=0
+    log "detached; stop everything with ./run.sh stop"
+    exit 0
+fi
+watch_services

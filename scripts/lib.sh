@@ -1,0 +1,76 @@
+# shellcheck shell=bash
+# Shared helpers for run.sh, test.sh, .ci/run and scripts/*.sh. Source it; it sets ROOT and JAVA_HOME.
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck disable=SC2034 # used by the scripts that source this file
+LOCAL_DIR="$ROOT/.local"
+
+log()  { printf '[queuegate] %s\n' "$*"; }
+warn() { printf '[queuegate] WARNING: %s\n' "$*" >&2; }
+die()  { printf '[queuegate] ERROR: %s\n' "$*" >&2; exit 1; }
+
+# Major version of the java binary at $1/bin/java, or empty.
+java_major() {
+    local v
+    v="$("$1/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p' | head -n 1)"
+    printf '%s' "${v%%.*}"
+}
+
+# Export JAVA_HOME pointing at a JDK 25+ (the Temurin 25 JDK on our machines) and put it first on PATH.
+# The default java of the machine is 17, which cannot build or run the project.
+use_java25() {
+    local candidate major
+    for candidate in "${QG_JAVA_HOME:-}" "${JAVA_HOME:-}" /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/temurin-25-jdk* /usr/lib/jvm/*-25-* /usr/lib/jvm/*25*; do
+        if [ -z "$candidate" ] || [ ! -x "$candidate/bin/java" ] || [ ! -x "$candidate/bin/javac" ]; then
+            continue
+        fi
+        major="$(java_major "$candidate")"
+        if [ -n "$major" ] && [ "$major" -ge 25 ] 2>/dev/null; then
+            export JAVA_HOME="$candidate"
+            export PATH="$JAVA_HOME/bin:$PATH"
+            return 0
+        fi
+    done
+    die "no JDK 25 found (looked at \$JAVA_HOME and /usr/lib/jvm/temurin-25-jdk-amd64); install a Temurin 25 JDK or set QG_JAVA_HOME"
+}
+
+# True when something accepts TCP connections on 127.0.0.1:$1.
+port_open() {
+    timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null
+}
+
+# True when pid $1 is alive and its command line contains $2 (guards against a recycled pid).
+pid_matches() {
+    local pid="$1" pattern="$2"
+    [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 1
+    [ -r "/proc/$pid/cmdline" ] || return 0
+    tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "$pattern"
+}
+
+# stop_pid PID PATTERN NAME [GRACE_SECONDS]: SIGTERM, wait, then SIGKILL.
+stop_pid() {
+    local pid="$1" pattern="$2" name="$3" grace="${4:-20}" i
+    pid_matches "$pid" "$pattern" || return 0
+    log "stopping $name (pid $pid)"
+    kill -TERM "$pid" 2>/dev/null || return 0
+    for ((i = 0; i < grace * 10; i++)); do
+        kill -0 "$pid" 2>/dev/null || return 0
+        sleep 0.1
+    done
+    warn "$name (pid $pid) did not stop within ${grace}s; sending SIGKILL"
+    kill -KILL "$pid" 2>/dev/null || true
+    for ((i = 0; i < 50; i++)); do
+        kill -0 "$pid" 2>/dev/null || return 0
+        sleep 0.1
+    done
+}
+
+# The Maven launcher: the wrapper when the project has one.
+maven_cmd() {
+    if [ -x "$ROOT/mvnw" ]; then
+        printf '%s' "$ROOT/mvnw"
+    else
+        command -v mvn >/dev/null 2>&1 || die "mvn not found on PATH"
+        printf '%s' mvn
+    fi
+}

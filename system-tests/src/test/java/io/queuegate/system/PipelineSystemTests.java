@@ -1,0 +1,348 @@
+package io.queuegate.system;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.stream.IntStream;
+
+import io.queuegate.core.event.EntryRequested;
+import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.system.Stack.Reply;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.core.ZSetOperations.TypedTuple;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.MessageListenerContainer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** enter → Kafka → waiting → entry → status, through the services' HTTP APIs. */
+class PipelineSystemTests {
+
+    private final Stack stack = Stack.get();
+
+    private final List<Long> products = new ArrayList<>();
+
+    @AfterEach
+    void forgetProducts() {
+        this.products.forEach(this.stack::forget);
+    }
+
+    private long queue(int maxActive, int admitPerSecond, int ttlSeconds) {
+        long productId = Stack.newProduct();
+        this.products.add(productId);
+        assertThat(this.stack.configure(productId, maxActive, admitPerSecond, ttlSeconds, true).status()).isEqualTo(200);
+        return productId;
+    }
+
+    private String enter(long productId, String userId) {
+        Reply reply = this.stack.enter(productId, userId);
+        assertThat(reply.status()).as(reply.response().body()).isEqualTo(202);
+        return reply.text("token");
+    }
+
+    private String statusOf(long productId, String token) {
+        return this.stack.status(productId, token).text("status");
+    }
+
+    private void awaitSettled(long productId, List<String> tokens) {
+        await().atMost(Duration.ofSeconds(60)).until(() -> this.stack.redis.opsForHash()
+            .size(QueueKeys.of(productId).members()) == tokens.size());
+    }
+
+    @Test
+    void sequentialEntersComeOutInTheOrderTheyEntered() {
+        long productId = queue(1, 1000, 600);
+        List<String> tokens = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            tokens.add(enter(productId, "seq-" + i));
+        }
+        awaitSettled(productId, tokens);
+        await().until(() -> "AVAILABLE".equals(statusOf(productId, tokens.getFirst())));
+        for (int i = 1; i < tokens.size(); i++) {
+            Reply status = this.stack.status(productId, tokens.get(i));
+            assertThat(status.text("status")).isEqualTo("WAITING");
+            assertThat(status.json().get("position").asLong()).isEqualTo(i);
+        }
+    }
+
+    @Test
+    void concurrentEntersGetUniquePositionsOneToN() throws Exception {
+        long productId = queue(1, 1000, 600);
+        int users = 10_000;
+        Semaphore concurrency = new Semaphore(200);
+        List<Future<String>> results = new ArrayList<>();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < users; i++) {
+                String userId = "burst-" + i;
+                results.add(pool.submit(() -> {
+                    concurrency.acquire();
+                    try {
+                        return enter(productId, userId);
+                    }
+                    finally {
+                        concurrency.release();
+                    }
+                }));
+            }
+        }
+        List<String> tokens = new ArrayList<>();
+        for (Future<String> result : results) {
+            tokens.add(result.get());
+        }
+        assertThat(new HashSet<>(tokens)).hasSize(users);
+        awaitSettled(productId, tokens);
+        await().until(() -> this.stack.redis.opsForZSet().zCard(QueueKeys.of(productId).entry()) == 1);
+
+        Set<Long> positions = new HashSet<>();
+        int available = 0;
+        for (String token : tokens) {
+            Reply status = this.stack.status(productId, token);
+            if ("AVAILABLE".equals(status.text("status"))) {
+                available++;
+            }
+            else {
+                assertThat(status.text("status")).isEqualTo("WAITING");
+                positions.add(status.json().get("position").asLong());
+            }
+        }
+        assertThat(available).isEqualTo(1);
+        assertThat(positions).containsExactlyInAnyOrderElementsOf(
+                IntStream.rangeClosed(1, users - 1).mapToObj(Long::valueOf).toList());
+    }
+
+    @Test
+    void aRedeliveredBatchChangesNothing() {
+        long productId = queue(1, 1000, 600);
+        List<String> tokens = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            tokens.add(enter(productId, "redo-" + i));
+        }
+        awaitSettled(productId, tokens);
+        String waiting = QueueKeys.of(productId).waiting();
+        Set<TypedTuple<String>> before = this.stack.redis.opsForZSet().rangeWithScores(waiting, 0, -1);
+
+        @SuppressWarnings("unchecked")
+        KafkaTemplate<String, EntryRequested> kafka = this.stack.ingest.getBean(KafkaTemplate.class);
+        for (String token : tokens) {
+            kafka.send(Stack.ENTRIES_TOPIC, Long.toString(productId),
+                    new EntryRequested(productId, token, "redo", "replay", System.currentTimeMillis()));
+        }
+        kafka.flush();
+        // A later event on the same partition is applied only after the replayed ones.
+        String marker = enter(productId, "redo-marker");
+        await().until(() -> "WAITING".equals(statusOf(productId, marker)));
+
+        Set<TypedTuple<String>> after = this.stack.redis.opsForZSet().rangeWithScores(waiting, 0, -1);
+        assertThat(after).hasSize(before.size() + 1);
+        assertThat(after).containsAll(before);
+        assertThat(this.stack.status(productId, marker).json().get("position").asLong()).isEqualTo(before.size() + 1);
+    }
+
+    @Test
+    void aTokenIsPendingWhileTheConsumerIsHeldBack() {
+        long productId = queue(5, 1000, 600);
+        MessageListenerContainer writer = this.stack.worker.getBean(KafkaListenerEndpointRegistry.class)
+            .getListenerContainer("waiting-writer");
+        writer.stop();
+        try {
+            String token = enter(productId, "held");
+            for (int i = 0; i < 5; i++) {
+                assertThat(statusOf(productId, token)).isEqualTo("PENDING");
+            }
+            assertThat(this.stack.status(productId, token).json().get("pollAfterMs").asLong()).isPositive();
+        }
+        finally {
+            writer.start();
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> this.stack.redis.opsForHash()
+            .size(QueueKeys.of(productId).members()) == 1);
+    }
+
+    @Test
+    void reEntryKeepsTheSameTokenAndPlace() {
+        long productId = queue(1, 1000, 600);
+        List<String> tokens = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            tokens.add(enter(productId, "again-" + i));
+        }
+        awaitSettled(productId, tokens);
+        assertThat(enter(productId, "again-3")).isEqualTo(tokens.get(3));
+        assertThat(enter(productId, "again-0")).isEqualTo(tokens.get(0));
+        String marker = enter(productId, "again-marker");
+        await().until(() -> "WAITING".equals(statusOf(productId, marker)));
+        assertThat(this.stack.status(productId, tokens.get(3)).json().get("position").asLong()).isEqualTo(3);
+        assertThat(this.stack.status(productId, marker).json().get("position").asLong()).isEqualTo(5);
+        assertThat(statusOf(productId, tokens.get(0))).isEqualTo("AVAILABLE");
+    }
+
+    @Test
+    void admittedEntriesExpireAndFreeTheirSlots() {
+        long productId = queue(2, 1000, 1);
+        List<String> tokens = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            tokens.add(enter(productId, "ttl-" + i));
+        }
+        await().atMost(Duration.ofSeconds(20)).until(() -> "AVAILABLE".equals(statusOf(productId, tokens.get(0))));
+        Reply available = this.stack.status(productId, tokens.get(0));
+        assertThat(available.json().get("expiresAt").asLong()).isGreaterThan(System.currentTimeMillis());
+        assertThat(available.json().get("position").isNull()).isTrue();
+        await().atMost(Duration.ofSeconds(20)).until(() -> tokens.stream().map(t -> statusOf(productId, t)).toList()
+            .equals(List.of("EXPIRED", "EXPIRED", "AVAILABLE", "AVAILABLE")));
+    }
+
+    @Test
+    void leavingFreesThePlaceAndTheOnesBehindMoveUp() {
+        long productId = queue(1, 1000, 600);
+        List<String> tokens = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            tokens.add(enter(productId, "leave-" + i));
+        }
+        awaitSettled(productId, tokens);
+        await().until(() -> "AVAILABLE".equals(statusOf(productId, tokens.get(0))));
+        assertThat(this.stack.leave(productId, tokens.get(1)).status()).isEqualTo(204);
+        assertThat(statusOf(productId, tokens.get(1))).isEqualTo("EXPIRED");
+        assertThat(this.stack.status(productId, tokens.get(2)).json().get("position").asLong()).isEqualTo(1);
+
+        assertThat(this.stack.leave(productId, tokens.get(0)).status()).isEqualTo(204);
+        await().until(() -> "AVAILABLE".equals(statusOf(productId, tokens.get(2))));
+        assertThat(this.stack.status(productId, tokens.get(3)).json().get("position").asLong()).isEqualTo(1);
+    }
+
+    @Test
+    void aTokenThatLeftWhilePendingNeverJoinsTheLine() {
+        long productId = queue(5, 1000, 600);
+        MessageListenerContainer writer = this.stack.worker.getBean(KafkaListenerEndpointRegistry.class)
+            .getListenerContainer("waiting-writer");
+        writer.stop();
+        String token;
+        try {
+            token = enter(productId, "gone-early");
+            assertThat(this.stack.leave(productId, token).status()).isEqualTo(204);
+        }
+        finally {
+            writer.start();
+        }
+        String marker = enter(productId, "after-gone");
+        await().atMost(Duration.ofSeconds(30)).until(() -> "AVAILABLE".equals(statusOf(productId, marker)));
+        assertThat(statusOf(productId, token)).isEqualTo("EXPIRED");
+    }
+
+    @Test
+    void unknownAndClosedQueuesRefuseEntry() {
+        Reply unknown = this.stack.enter(Stack.newProduct(), "nobody");
+        assertThat(unknown.status()).isEqualTo(404);
+        assertThat(unknown.text("code")).isEqualTo("queue_not_found");
+
+        long closed = Stack.newProduct();
+        this.products.add(closed);
+        this.stack.configure(closed, 5, 5, 60, false);
+        Reply refused = this.stack.enter(closed, "late");
+        assertThat(refused.status()).isEqualTo(409);
+        assertThat(refused.text("code")).isEqualTo("queue_closed");
+        assertThat(refused.header("Content-Type")).startsWith("application/problem+json");
+    }
+
+    @Test
+    void forgedTamperedAndForeignTokensAreRefusedWithoutTouchingTheLine() {
+        long productId = queue(5, 1000, 600);
+        long other = queue(5, 1000, 600);
+        String token = enter(productId, "owner");
+        String tampered = token.substring(0, token.length() - 1) + (token.endsWith("A") ? "B" : "A");
+        for (String bad : List.of("forged-token-abcdefghijklmnop", tampered, "x".repeat(129), "..")) {
+            Reply reply = this.stack.status(productId, bad);
+            assertThat(reply.status()).as(bad).isBetween(400, 404);
+            if (reply.status() == 400) {
+                assertThat(reply.text("code")).as(bad).isIn("invalid_token", "invalid_request");
+            }
+        }
+        Reply tamperedReply = this.stack.status(productId, tampered);
+        assertThat(tamperedReply.text("code")).isEqualTo("invalid_token");
+        Reply foreign = this.stack.status(other, token);
+        assertThat(foreign.status()).isEqualTo(400);
+        assertThat(foreign.text("code")).isEqualTo("invalid_token");
+        assertThat(this.stack.leave(other, token).status()).isEqualTo(400);
+        assertThat(this.stack.redis.hasKey(QueueKeys.of(other).members())).isFalse();
+    }
+
+    @Test
+    void badInputIsRefusedAndWritesNothing() {
+        long productId = queue(5, 1000, 600);
+        String path = "/api/v1/queues/" + productId + "/entries";
+        String json = "application/json";
+        List<Reply> replies = List.of(
+                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{not json", json, Map.of()),
+                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":\"" + "x".repeat(65) + "\"}", json, Map.of()),
+                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":\"\"}", json, Map.of()),
+                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":\"   \"}", json, Map.of()),
+                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{}", json, Map.of()),
+                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":\"bad user/\\u0000\"}", json, Map.of()),
+                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":\"a'; DROP\"}", json, Map.of()),
+                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":[\"a\"]}", json, Map.of()),
+                this.stack.send("POST", Stack.url(this.stack.ingest, path), "", json, Map.of()),
+                this.stack.send("POST", Stack.url(this.stack.ingest, "/api/v1/queues/abc/entries"), "{\"userId\":\"a\"}", json, Map.of()),
+                this.stack.send("POST", Stack.url(this.stack.ingest, "/api/v1/queues/-1/entries"), "{\"userId\":\"a\"}", json, Map.of()),
+                this.stack.send("POST", Stack.url(this.stack.ingest, "/api/v1/queues/0/entries"), "{\"userId\":\"a\"}", json, Map.of()));
+        for (Reply reply : replies) {
+            assertThat(reply.status()).as(reply.response().body()).isEqualTo(400);
+            assertThat(reply.header("Content-Type")).startsWith("application/problem+json");
+            assertThat(reply.text("code")).isEqualTo("invalid_request");
+        }
+        Reply wrongType = this.stack.send("POST", Stack.url(this.stack.ingest, path), "userId=a", "text/plain", Map.of());
+        assertThat(wrongType.status()).isEqualTo(415);
+        assertThat(wrongType.text("code")).isEqualTo("unsupported_media_type");
+        Reply huge = this.stack.send("POST", Stack.url(this.stack.ingest, path),
+                "{\"userId\":\"" + "a".repeat(100_000) + "\"}", json, Map.of());
+        assertThat(huge.status()).isEqualTo(413);
+        assertThat(huge.text("code")).isEqualTo("payload_too_large");
+
+        String marker = enter(productId, "valid-after-bad-input");
+        await().until(() -> "AVAILABLE".equals(statusOf(productId, marker)));
+        assertThat(this.stack.redis.opsForHash().size(QueueKeys.of(productId).members())).isEqualTo(1);
+    }
+
+    @Test
+    void queueAdministrationNeedsTheAdminTokenAndValidSettings() {
+        long productId = Stack.newProduct();
+        this.products.add(productId);
+        String url = Stack.url(this.stack.worker, "/api/v1/queues/" + productId);
+        String body = "{\"maxActive\":10,\"admitPerSecond\":5,\"entryTtlSeconds\":60,\"open\":true}";
+        assertThat(this.stack.send("PUT", url, body, "application/json", Map.of()).status()).isEqualTo(401);
+        assertThat(this.stack.send("PUT", url, body, "application/json", Map.of("Authorization", "Bearer wrong")).status())
+            .isEqualTo(401);
+        Map<String, String> admin = Map.of("Authorization", "Bearer " + Stack.ADMIN_TOKEN);
+        assertThat(this.stack.send("GET", url, null, null, admin).status()).isEqualTo(404);
+        for (String bad : List.of("{\"maxActive\":0,\"admitPerSecond\":5,\"entryTtlSeconds\":60,\"open\":true}",
+                "{\"maxActive\":1,\"admitPerSecond\":-5,\"entryTtlSeconds\":60,\"open\":true}",
+                "{\"maxActive\":1,\"admitPerSecond\":5,\"entryTtlSeconds\":0,\"open\":true}",
+                "{\"maxActive\":1,\"admitPerSecond\":5,\"entryTtlSeconds\":60}", "{\"maxActive\":\"many\"}")) {
+            Reply reply = this.stack.send("PUT", url, bad, "application/json", admin);
+            assertThat(reply.status()).as(bad).isEqualTo(400);
+            assertThat(reply.text("code")).isEqualTo("invalid_request");
+        }
+        assertThat(this.stack.send("GET", url, null, null, admin).status()).isEqualTo(404);
+
+        Reply put = this.stack.send("PUT", url, body, "application/json", admin);
+        assertThat(put.status()).isEqualTo(200);
+        assertThat(put.json().get("maxActive").asInt()).isEqualTo(10);
+        List<String> tokens = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            tokens.add(enter(productId, "admin-" + i));
+        }
+        await().until(() -> this.stack.send("GET", url, null, null, admin).json().get("admittedTotal").asLong() == 3);
+        Reply get = this.stack.send("GET", url, null, null, admin);
+        assertThat(get.json().get("active").asLong()).isEqualTo(3);
+        assertThat(get.json().get("waiting").asLong()).isZero();
+        assertThat(get.json().get("admitPerSecond").asInt()).isEqualTo(5);
+    }
+}

@@ -1,0 +1,158 @@
+package io.queuegate.system;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+import io.queuegate.admission.AdmissionWorkerApplication;
+import io.queuegate.booking.BookingApplication;
+import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.ingest.IngestApplication;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+
+/**
+ * The three services started in this JVM, each from its own main class and configuration file, against one
+ * embedded KRaft broker and the real Redis on 127.0.0.1:6379. Started once and shared by every system test;
+ * tests stay apart by using products of their own.
+ */
+final class Stack {
+
+    static final String ADMIN_TOKEN = "system-test-admin-token";
+    static final String TOKEN_SECRET = "system-test-token-secret-0123456789";
+    static final String ENTRIES_TOPIC = "queuegate.entries";
+
+    private static Stack instance;
+
+    final EmbeddedKafkaKraftBroker broker;
+    final ConfigurableApplicationContext ingest;
+    final ConfigurableApplicationContext worker;
+    final ConfigurableApplicationContext booking;
+    final StringRedisTemplate redis;
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private Stack() {
+        this.broker = new EmbeddedKafkaKraftBroker(1, 12, ENTRIES_TOPIC, "queuegate.bookings");
+        this.broker.afterPropertiesSet();
+        this.ingest = start(IngestApplication.class, IngestApplication.CONFIG_NAME);
+        this.worker = start(AdmissionWorkerApplication.class, AdmissionWorkerApplication.CONFIG_NAME,
+                "queuegate.admission.tick-interval=50ms");
+        this.booking = start(BookingApplication.class, BookingApplication.CONFIG_NAME);
+        this.redis = this.worker.getBean(StringRedisTemplate.class);
+        Runtime.getRuntime().addShutdownHook(new Thread(this::stop));
+    }
+
+    static synchronized Stack get() {
+        if (instance == null) {
+            instance = new Stack();
+        }
+        return instance;
+    }
+
+    ConfigurableApplicationContext start(Class<?> application, String configName, String... extra) {
+        List<String> args = new ArrayList<>(List.of("--spring.config.name=" + configName, "--server.port=0",
+                "--spring.kafka.bootstrap-servers=" + this.broker.getBrokersAsString(),
+                "--queuegate.token.secret=" + TOKEN_SECRET, "--queuegate.admin.token=" + ADMIN_TOKEN));
+        for (String pair : extra) {
+            args.add("--" + pair);
+        }
+        // Command-line arguments outrank each service's own file, as they would in production.
+        return new SpringApplicationBuilder(application).run(args.toArray(String[]::new));
+    }
+
+    private void stop() {
+        for (ConfigurableApplicationContext context : List.of(this.booking, this.worker, this.ingest)) {
+            context.close();
+        }
+        this.broker.destroy();
+    }
+
+    static String url(ConfigurableApplicationContext context, String path) {
+        int port = ((WebServerApplicationContext) context).getWebServer().getPort();
+        return "http://127.0.0.1:" + port + path;
+    }
+
+    static long newProduct() {
+        return ThreadLocalRandom.current().nextLong(1_000_000_000L, 9_000_000_000L);
+    }
+
+    void forget(long productId) {
+        this.redis.opsForSet().remove(QueueKeys.REGISTRY, Long.toString(productId));
+        this.redis.delete(QueueKeys.of(productId).all());
+    }
+
+    // HTTP helpers -----------------------------------------------------------------------------------------
+
+    record Reply(int status, HttpResponse<String> response) {
+
+        JsonNode json() {
+            return JsonMapper.shared().readTree(this.response.body());
+        }
+
+        String text(String field) {
+            JsonNode node = json().get(field);
+            return node == null || node.isNull() ? null : node.asString();
+        }
+
+        String header(String name) {
+            return this.response.headers().firstValue(name).orElse(null);
+        }
+    }
+
+    Reply send(String method, String url, String body, String contentType, Map<String, String> headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(20))
+            .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body));
+        if (contentType != null) {
+            request.header("Content-Type", contentType);
+        }
+        headers.forEach(request::header);
+        try {
+            HttpResponse<String> response = this.http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            return new Reply(response.statusCode(), response);
+        }
+        catch (IOException ex) {
+            throw new IllegalStateException(method + " " + url + " failed", ex);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    Reply configure(long productId, int maxActive, int admitPerSecond, int ttlSeconds, boolean open) {
+        return send("PUT", url(this.worker, "/api/v1/queues/" + productId),
+                "{\"maxActive\":%d,\"admitPerSecond\":%d,\"entryTtlSeconds\":%d,\"open\":%b}".formatted(maxActive,
+                        admitPerSecond, ttlSeconds, open),
+                "application/json", Map.of("Authorization", "Bearer " + ADMIN_TOKEN));
+    }
+
+    Reply enter(long productId, String userId) {
+        return send("POST", url(this.ingest, "/api/v1/queues/" + productId + "/entries"),
+                "{\"userId\":\"" + userId + "\"}", "application/json", Map.of());
+    }
+
+    Reply status(long productId, String token) {
+        return send("GET", url(this.ingest, "/api/v1/queues/" + productId + "/entries/" + token), null, null,
+                Map.of());
+    }
+
+    Reply leave(long productId, String token) {
+        return send("DELETE", url(this.ingest, "/api/v1/queues/" + productId + "/entries/" + token), null, null,
+                Map.of());
+    }
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Builds and runs every test: ./test.sh [extra Maven arguments], e.g. ./test.sh -pl queuegate-core -am
+# Needs Redis on 127.0.0.1:6379 (started here when it is not running). The Kafka tests run an embedded
+# KRaft broker of their own, so no Kafka process is needed.
+set -uo pipefail
+
+# shellcheck source=scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/scripts/lib.sh"
+cd "$ROOT" || exit 1
+
+use_java25
+export MAVEN_OPTS="${MAVEN_OPTS:---sun-misc-unsafe-memory-access=allow}"
+
+"$ROOT/scripts/redis.sh" ensure || exit 1
+
+log "JAVA_HOME=$JAVA_HOME; running $(maven_cmd) -B verify $*"
+"$(maven_cmd)" -B verify "$@"
+status=$?
+log "mvn verify exited with $status"
+exit "$status"
