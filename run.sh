@@ -38,7 +38,7 @@ stop_all() {
     local svc stoppers=()
     for svc in "${SERVICES[@]}"; do
         if [ -f "$PID_DIR/$svc.pid" ]; then
-            stop_pid "$(pid_of "$svc")" "$(basename "$(jar_of "$svc")")" "$svc" 20 &
+            stop_pid "$(pid_of "$svc")" "$(basename "$(jar_of "$svc")")" "$svc" 35 &
             stoppers+=("$!")
         fi
     done

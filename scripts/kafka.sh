@@ -36,8 +36,9 @@ resolve_libs() {
     mkdir -p "$tmp"
     MAVEN_OPTS="${MAVEN_OPTS:---sun-misc-unsafe-memory-access=allow}" \
         "$(maven_cmd)" -q -B -f "$ROOT/kafka/pom.xml" dependency:copy-dependencies \
-        -DoutputDirectory="$tmp" -DincludeScope=runtime \
-        || { rm -rf "$tmp"; die "could not resolve the Kafka jars (mvn -f kafka/pom.xml dependency:copy-dependencies)"; }
+        -DoutputDirectory="$tmp" -DincludeScope=runtime >"$KAFKA_DIR/resolve.log" 2>&1 \
+        || { tail -n 30 "$KAFKA_DIR/resolve.log" >&2; rm -rf "$tmp"
+             die "could not resolve the Kafka jars (mvn -f kafka/pom.xml dependency:copy-dependencies)"; }
     rm -rf "$LIBS"
     mv "$tmp" "$LIBS"
 }

@@ -7,6 +7,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -64,12 +65,18 @@ final class Stack {
     }
 
     ConfigurableApplicationContext start(Class<?> application, String configName, String... extra) {
-        List<String> args = new ArrayList<>(List.of("--spring.config.name=" + configName, "--server.port=0",
-                "--spring.kafka.bootstrap-servers=" + this.broker.getBrokersAsString(),
-                "--queuegate.token.secret=" + TOKEN_SECRET, "--queuegate.admin.token=" + ADMIN_TOKEN));
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put("spring.config.name", configName);
+        properties.put("server.port", "0");
+        properties.put("spring.kafka.bootstrap-servers", this.broker.getBrokersAsString());
+        properties.put("queuegate.token.secret", TOKEN_SECRET);
+        properties.put("queuegate.admin.token", ADMIN_TOKEN);
         for (String pair : extra) {
-            args.add("--" + pair);
+            String[] kv = pair.split("=", 2);
+            properties.put(kv[0], kv[1]);
         }
+        List<String> args = new ArrayList<>();
+        properties.forEach((key, value) -> args.add("--" + key + "=" + value));
         // Command-line arguments outrank each service's own file, as they would in production.
         return new SpringApplicationBuilder(application).run(args.toArray(String[]::new));
     }
@@ -149,6 +156,22 @@ final class Stack {
     Reply status(long productId, String token) {
         return send("GET", url(this.ingest, "/api/v1/queues/" + productId + "/entries/" + token), null, null,
                 Map.of());
+    }
+
+    Reply setStock(long productId, long available) {
+        return send("PUT", url(this.booking, "/api/v1/products/" + productId + "/stock"),
+                "{\"available\":" + available + "}", "application/json",
+                Map.of("Authorization", "Bearer " + ADMIN_TOKEN));
+    }
+
+    Reply book(ConfigurableApplicationContext bookingService, long productId, String token, int quantity) {
+        return send("POST", url(bookingService, "/api/v1/bookings"),
+                "{\"productId\":%d,\"token\":\"%s\",\"quantity\":%d}".formatted(productId, token, quantity),
+                "application/json", Map.of());
+    }
+
+    Reply book(long productId, String token) {
+        return book(this.booking, productId, token, 1);
     }
 
     Reply leave(long productId, String token) {

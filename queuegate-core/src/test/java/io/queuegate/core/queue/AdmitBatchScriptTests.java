@@ -292,6 +292,19 @@ class AdmitBatchScriptTests extends RedisScriptTestSupport {
     }
 
     @Test
+    void largeAdmissionIsWrittenInChunksWithoutLosingAnyone() {
+        configure(10_000, 10_000, 60, true);
+        List<String> all = tokens("t", 4_321);
+        this.line.append(this.product, all);
+
+        assertThat(this.admission.admit(this.product, NOW, 5_000)).isEqualTo(new AdmissionResult(4_321, 0, 4_321, 0));
+
+        assertThat(entryScores()).hasSize(4_321).containsOnlyKeys(all)
+            .allSatisfy((token, score) -> assertThat(score.longValue()).isEqualTo(NOW + 60_000));
+        assertThat(redis.hasKey(this.keys.waiting())).isFalse();
+    }
+
+    @Test
     void redisTimeIsUsedWhenNowIsZero() {
         configure(10, 1_000, 60, true);
         this.line.append(this.product, tokens("t", 3));

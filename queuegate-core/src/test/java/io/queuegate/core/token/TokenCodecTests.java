@@ -175,6 +175,46 @@ class TokenCodecTests {
         assertThat(this.codec.verify(padded)).isEmpty();
     }
 
+    @Test
+    void handBuiltTokenWithOurKeyVerifies() throws Exception {
+        // the format as documented: version 1 | varint product | user id | first 16 bytes of HMAC-SHA256
+        String handBuilt = sign(new byte[] { 1, (byte) 0xAC, 0x02 }, "alice");
+
+        assertThat(handBuilt).isEqualTo(this.codec.issue(300, "alice").value());
+        assertThat(this.codec.verify(handBuilt)).contains(new EntryToken(300, "alice", handBuilt));
+    }
+
+    @Test
+    void signedContentOfAnotherVersionIsRejected() throws Exception {
+        assertThat(this.codec.verify(sign(new byte[] { 2, 42 }, "alice"))).isEmpty();
+        assertThat(this.codec.verify(sign(new byte[] { 0, 42 }, "alice"))).isEmpty();
+    }
+
+    @Test
+    void signedContentThatIsNotAValidPlaceIsRejected() throws Exception {
+        // product 0
+        assertThat(this.codec.verify(sign(new byte[] { 1, 0 }, "alice"))).isEmpty();
+        // a user id issue() would refuse
+        assertThat(this.codec.verify(sign(new byte[] { 1, 42 }, "a b"))).isEmpty();
+        assertThat(this.codec.verify(sign(new byte[] { 1, 42 }, "x".repeat(65)))).isEmpty();
+        // a varint that never ends
+        assertThat(this.codec.verify(sign(new byte[] { 1, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF }, ""))).isEmpty();
+    }
+
+    private static String sign(byte[] head, String userId) throws Exception {
+        byte[] user = userId.getBytes(StandardCharsets.US_ASCII);
+        byte[] body = new byte[head.length + user.length];
+        System.arraycopy(head, 0, body, 0, head.length);
+        System.arraycopy(user, 0, body, head.length, user.length);
+        javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+        mac.init(new javax.crypto.spec.SecretKeySpec(SECRET.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+        byte[] tag = mac.doFinal(body);
+        byte[] token = new byte[body.length + 16];
+        System.arraycopy(body, 0, token, 0, body.length);
+        System.arraycopy(tag, 0, token, body.length, 16);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(token);
+    }
+
     @ParameterizedTest
     @NullAndEmptySource
     @ValueSource(strings = { " ", "A", "AA", "AAAA", "!!!!", "====", "not a token", "abc+def/ghi=",

@@ -1,0 +1,28 @@
+package io.queuegate.booking.booking;
+
+import java.util.concurrent.TimeUnit;
+
+import io.queuegate.booking.config.BookingProperties;
+
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.stereotype.Component;
+
+/** Publishes a booking and waits for the broker's acknowledgement (acks=all). */
+@Component
+class BookingPublisher {
+
+    private final KafkaTemplate<String, BookingConfirmed> kafka;
+
+    private final BookingProperties properties;
+
+    BookingPublisher(KafkaTemplate<String, BookingConfirmed> kafka, BookingProperties properties) {
+        this.kafka = kafka;
+        this.properties = properties;
+    }
+
+    /** @throws Exception when Kafka did not acknowledge within the publish timeout */
+    void publish(BookingConfirmed booking) throws Exception {
+        this.kafka.send(this.properties.topic(), Long.toString(booking.productId()), booking)
+            .get(this.properties.publishTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    }
+}

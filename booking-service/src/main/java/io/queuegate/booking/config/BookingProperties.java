@@ -1,0 +1,26 @@
+package io.queuegate.booking.config;
+
+import java.time.Duration;
+
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * @param topic the topic booking events go to
+ * @param partitions partitions of that topic when the service creates it
+ * @param publishTimeout the longest a booking waits for Kafka before it is undone and answered 503
+ * @param maxBodyBytes the largest request body accepted
+ */
+@Validated
+@ConfigurationProperties("queuegate.booking")
+public record BookingProperties(
+        @DefaultValue("queuegate.bookings") @NotBlank String topic,
+        @DefaultValue("12") @Min(1) int partitions,
+        @DefaultValue("2s") @NotNull Duration publishTimeout,
+        @DefaultValue("4096") @Min(64) long maxBodyBytes) {
+}

@@ -1,0 +1,64 @@
+package io.queuegate.booking.stock;
+
+import io.queuegate.core.web.ApiException;
+import io.queuegate.gate.EntryGate;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.security.SecurityRequirement;
+import io.swagger.v3.oas.annotations.tags.Tag;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Sets and reads a product's stock. Needs the admin bearer token. */
+@RestController
+@RequestMapping(path = "/api/v1/products/{productId}/stock", produces = MediaType.APPLICATION_JSON_VALUE)
+@Tag(name = "stock", description = "Stock administration (Authorization: Bearer <admin token>)")
+@SecurityRequirement(name = "admin")
+class StockController {
+
+    private final EntryGate gate;
+
+    StockController(EntryGate gate) {
+        this.gate = gate;
+    }
+
+    @PutMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Set the units left to sell")
+    @ApiResponse(responseCode = "200", description = "The stock")
+    @ApiResponse(responseCode = "401", description = "unauthorized")
+    Stock put(@PathVariable long productId, @Valid @RequestBody StockRequest request) {
+        requirePositive(productId);
+        this.gate.setStock(productId, request.available());
+        return new Stock(productId, request.available());
+    }
+
+    @GetMapping
+    @Operation(summary = "Read the units left to sell")
+    Stock get(@PathVariable long productId) {
+        requirePositive(productId);
+        return new Stock(productId, this.gate.stock(productId));
+    }
+
+    private static void requirePositive(long productId) {
+        if (productId <= 0) {
+            throw ApiException.invalidRequest("productId must be a positive integer.");
+        }
+    }
+
+    record StockRequest(@NotNull @Min(0) @Max(1_000_000_000) Long available) {
+    }
+
+    record Stock(long productId, long available) {
+    }
+}

@@ -1,0 +1,119 @@
+package io.queuegate.gate;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.core.queue.QueueScripts;
+import io.queuegate.core.queue.ScriptTime;
+import io.queuegate.core.token.EntryToken;
+import io.queuegate.core.token.TokenCodec;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * The booking counter's gate: one call lets an admitted user through exactly once.
+ *
+ * <pre>{@code
+ * Reservation reservation = gate.reserve(productId, token, quantity);
+ * }</pre>
+ *
+ * {@link #reserve} checks the token's signature without Redis, then runs one script that checks the entry and
+ * the stock, consumes the token, takes the stock and records the booking, all or nothing. It fails closed:
+ * anything but a proven admission is refused.
+ */
+public class EntryGate {
+
+    @SuppressWarnings("rawtypes")
+    private static final RedisScript<List> CONSUME_ENTRY = QueueScripts.of("consume_entry", List.class);
+
+    private static final RedisScript<Long> RELEASE_RESERVATION = QueueScripts.of("release_reservation", Long.class);
+
+    private final StringRedisTemplate redis;
+
+    private final TokenCodec tokens;
+
+    private final JsonMapper json;
+
+    private final GateProperties properties;
+
+    public EntryGate(StringRedisTemplate redis, TokenCodec tokens, JsonMapper json, GateProperties properties) {
+        this.redis = redis;
+        this.tokens = tokens;
+        this.json = json;
+        this.properties = properties;
+    }
+
+    /**
+     * Consumes an admitted token and reserves {@code quantity} units.
+     * @throws GateRejectedException 403 {@code token_not_admitted} or 409 {@code sold_out}
+     * @throws IllegalArgumentException for a quantity outside 1..maxQuantity (check it before calling)
+     */
+    public Reservation reserve(long productId, String token, int quantity) {
+        return reserve(productId, token, quantity, ScriptTime.REDIS_TIME);
+    }
+
+    Reservation reserve(long productId, String token, int quantity, long nowMillis) {
+        if (quantity < 1 || quantity > this.properties.maxQuantity()) {
+            throw new IllegalArgumentException("quantity must be 1.." + this.properties.maxQuantity());
+        }
+        EntryToken entry = this.tokens.verify(token)
+            .filter(verified -> verified.productId() == productId)
+            .orElseThrow(GateRejectedException::notAdmitted);
+        String bookingId = productId + "-" + UUID.randomUUID();
+        long bookedAt = System.currentTimeMillis();
+        String record = this.json.writeValueAsString(
+                new BookingRecord(bookingId, productId, entry.userId(), quantity, bookedAt));
+        QueueKeys keys = QueueKeys.of(productId);
+        List<?> reply = this.redis.execute(CONSUME_ENTRY,
+                List.of(keys.entry(), keys.stock(), keys.bookings(), keys.stats()),
+                token, Integer.toString(quantity), Long.toString(nowMillis), bookingId, record);
+        String outcome = reply == null || reply.isEmpty() ? "NOT_ADMITTED" : reply.getFirst().toString();
+        return switch (outcome) {
+            case "RESERVED" -> new Reservation(bookingId, productId, entry.userId(), quantity, token,
+                    Long.parseLong(reply.get(1).toString()), bookedAt);
+            case "SOLD_OUT" -> throw GateRejectedException.soldOut(Long.parseLong(reply.get(1).toString()));
+            default -> throw GateRejectedException.notAdmitted();
+        };
+    }
+
+    /** Gives back the stock and the token of a reservation that could not be confirmed. Safe to repeat. */
+    public boolean release(Reservation reservation) {
+        QueueKeys keys = QueueKeys.of(reservation.productId());
+        Long released = this.redis.execute(RELEASE_RESERVATION,
+                List.of(keys.entry(), keys.stock(), keys.bookings(), keys.stats()), reservation.token(),
+                Integer.toString(reservation.quantity()), Long.toString(reservation.entryExpiresAt()),
+                reservation.bookingId());
+        return released != null && released > 0;
+    }
+
+    /** Sets the units left to sell. */
+    public void setStock(long productId, long available) {
+        this.redis.opsForValue().set(QueueKeys.of(productId).stock(), Long.toString(available));
+    }
+
+    public long stock(long productId) {
+        String value = this.redis.opsForValue().get(QueueKeys.of(productId).stock());
+        return value == null ? 0 : Long.parseLong(value);
+    }
+
+    /** Finds a booking by id; ids carry their product, so the lookup stays in the product's slot. */
+    public Optional<BookingRecord> findBooking(String bookingId) {
+        int dash = bookingId == null ? -1 : bookingId.indexOf('-');
+        if (dash <= 0) {
+            return Optional.empty();
+        }
+        long productId;
+        try {
+            productId = Long.parseLong(bookingId.substring(0, dash));
+        }
+        catch (NumberFormatException ex) {
+            return Optional.empty();
+        }
+        Object record = this.redis.opsForHash().get(QueueKeys.of(productId).bookings(), bookingId);
+        return Optional.ofNullable(record).map(value -> this.json.readValue(value.toString(), BookingRecord.class));
+    }
+}

@@ -1,0 +1,50 @@
+package io.queuegate.gate;
+
+import io.queuegate.core.QueueCoreConfiguration;
+import io.queuegate.core.token.TokenCodec;
+import io.queuegate.core.token.TokenProperties;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * Gives a Spring Boot service an {@link EntryGate} once it has Redis: add the starter, set
+ * {@code queuegate.token.secret} to the queue's secret, and call {@code gate.reserve(...)} where a booking starts.
+ */
+@AutoConfiguration(afterName = {
+        "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+        "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration" })
+@ConditionalOnBean(StringRedisTemplate.class)
+@EnableConfigurationProperties({ GateProperties.class, TokenProperties.class })
+public class GateAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    TokenCodec tokenCodec(TokenProperties properties, Environment environment) {
+        QueueCoreConfiguration.requireRealSecret(properties.secret(), TokenProperties.DEV_SECRET,
+                "QUEUE_TOKEN_SECRET", environment);
+        return new TokenCodec(properties.secret());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    EntryGate entryGate(StringRedisTemplate redis, TokenCodec tokens, ObjectProvider<JsonMapper> json,
+            GateProperties properties) {
+        return new EntryGate(redis, tokens, json.getIfAvailable(JsonMapper::shared), properties);
+    }
+
+    @Bean
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+    @ConditionalOnMissingBean
+    GateRejectionHandler gateRejectionHandler() {
+        return new GateRejectionHandler();
+    }
+}

@@ -1,0 +1,34 @@
+-- Validates an admitted token and consumes it in the same step that reserves stock and records the booking.
+-- KEYS[1] entry:{p}   KEYS[2] stock:{p}   KEYS[3] bookings:{p}   KEYS[4] stats:{p}
+-- ARGV[1] token   ARGV[2] quantity   ARGV[3] now in epoch ms, or 0 to read Redis TIME
+-- ARGV[4] booking id   ARGV[5] booking record (JSON)
+-- Returns {'RESERVED', expiresAt, stockLeft}, {'SOLD_OUT', stockLeft} or {'NOT_ADMITTED'}.
+--
+-- All or nothing: two requests with one token cannot both pass, because the check and the removal are one
+-- atomic step. Sold out leaves the token in entry, so its holder may try a smaller quantity. A missing
+-- stock key counts as zero: the gate fails closed.
+local token = ARGV[1]
+local expiresAt = redis.call('ZSCORE', KEYS[1], token)
+if not expiresAt then
+  return {'NOT_ADMITTED'}
+end
+local now = tonumber(ARGV[3])
+if now == 0 then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+if tonumber(expiresAt) <= now then
+  redis.call('ZREM', KEYS[1], token)
+  redis.call('HINCRBY', KEYS[4], 'expiredTotal', 1)
+  return {'NOT_ADMITTED'}
+end
+local quantity = tonumber(ARGV[2])
+local stock = tonumber(redis.call('GET', KEYS[2]) or '0')
+if stock < quantity then
+  return {'SOLD_OUT', stock}
+end
+redis.call('ZREM', KEYS[1], token)
+redis.call('DECRBY', KEYS[2], quantity)
+redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
+redis.call('HINCRBY', KEYS[4], 'consumedTotal', 1)
+return {'RESERVED', expiresAt, stock - quantity}

@@ -1,0 +1,14 @@
+-- Undoes a reservation whose booking could not be made durable: stock, booking record and token come back.
+-- KEYS[1] entry:{p}   KEYS[2] stock:{p}   KEYS[3] bookings:{p}   KEYS[4] stats:{p}
+-- ARGV[1] token   ARGV[2] quantity   ARGV[3] the entry's expiry, epoch ms   ARGV[4] booking id
+-- Returns 1 when the reservation was undone, 0 when it had already been undone.
+--
+-- The booking record is the proof the reservation exists, so a second release changes nothing. The token
+-- returns with its original expiry; admission expires it as usual if that time has passed.
+if redis.call('HDEL', KEYS[3], ARGV[4]) == 0 then
+  return 0
+end
+redis.call('INCRBY', KEYS[2], tonumber(ARGV[2]))
+redis.call('ZADD', KEYS[1], 'NX', ARGV[3], ARGV[1])
+redis.call('HINCRBY', KEYS[4], 'consumedTotal', -1)
+return 1
