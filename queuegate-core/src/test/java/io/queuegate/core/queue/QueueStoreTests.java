@@ -42,8 +42,9 @@ class QueueStoreTests extends RedisScriptTestSupport {
 
     @Test
     void findCountsTheLineTheEntriesAndTheAdmitted() {
+        // configured without registering, so no worker of another run admits from this line meanwhile
         QueueSettings settings = new QueueSettings(3, 100, 10, true);
-        this.store.save(this.product, settings);
+        configure(3, 100, 10, true);
         this.line.append(this.product, tokens("t", 7));
         this.admission.admit(this.product, NOW, 100);
 
@@ -60,6 +61,7 @@ class QueueStoreTests extends RedisScriptTestSupport {
         this.admission.admit(this.product, NOW, 100);
         redis.opsForValue().set(this.keys.stock(), "5");
         redis.opsForHash().put(this.keys.bookings(), "b1", "{}");
+        assertThat(redis.countExistingKeys(this.keys.all())).isEqualTo(7);
 
         this.store.delete(this.product);
 
