@@ -17,7 +17,7 @@ import javax.crypto.spec.SecretKeySpec;
  * <p>The token is a pure function of the secret, the product and the user. That is what lets ingest answer a
  * re-entry with the same token, and keep its place, without asking Redis; and it lets every service reject a
  * token this deployment did not issue before touching Redis. The MAC is HMAC-SHA256 truncated to 128 bits.
- * With a 64-character user id and a 63-bit product id a token is at most 122 characters.
+ * With a 64-character user id and a 63-bit product id a token is at most 120 characters.
  */
 public final class TokenCodec {
 
