@@ -177,7 +177,10 @@ class BookingSystemTests {
                 "{\"productId\":" + productId + ",\"token\":\"" + token + "\",\"quantity\":5}",
                 "{\"productId\":" + productId + ",\"token\":\"" + token + "\",\"quantity\":\"two\"}",
                 "{\"productId\":" + productId + "}", "{\"productId\":-1,\"token\":\"" + token + "\"}",
-                "{\"token\":\"" + token + "\"}");
+                "{\"token\":\"" + token + "\"}",
+                "{\"productId\":\"" + productId + "\",\"token\":\"" + token + "\"}",
+                "{\"productId\":" + productId + ",\"token\":\"" + token + "\",\"quantity\":1.5}",
+                "{\"productId\":" + productId + ",\"token\":\"" + token + "\",\"productId\":1}");
         for (String body : bodies) {
             Reply reply = this.stack.send("POST", url, body, "application/json", Map.of());
             assertThat(reply.status()).as(body).isEqualTo(400);

@@ -259,7 +259,7 @@ class PipelineSystemTests {
         long other = queue(5, 1000, 600);
         String token = enter(productId, "owner");
         String tampered = token.substring(0, token.length() - 1) + (token.endsWith("A") ? "B" : "A");
-        for (String bad : List.of("forged-token-abcdefghijklmnop", tampered, "x".repeat(129), "..")) {
+        for (String bad : List.of("forged-token-abcdefghijklmnop", tampered, "x".repeat(129), "%00", "a%2Fb", "..")) {
             Reply reply = this.stack.status(productId, bad);
             assertThat(reply.status()).as(bad).isBetween(400, 404);
             if (reply.status() == 400) {
@@ -289,6 +289,14 @@ class PipelineSystemTests {
                 this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":\"bad user/\\u0000\"}", json, Map.of()),
                 this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":\"a'; DROP\"}", json, Map.of()),
                 this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":[\"a\"]}", json, Map.of()),
+                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":12345}", json, Map.of()),
+                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":true}", json, Map.of()),
+                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":\"a\",\"userId\":\"b\"}", json, Map.of()),
+                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":\"a\"} {}", json, Map.of()),
+                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":12345}", json, Map.of()),
+                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":true}", json, Map.of()),
+                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":\"a\",\"userId\":\"b\"}", json, Map.of()),
+                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":\"a\"} {}", json, Map.of()),
                 this.stack.send("POST", Stack.url(this.stack.ingest, path), "", json, Map.of()),
                 this.stack.send("POST", Stack.url(this.stack.ingest, "/api/v1/queues/abc/entries"), "{\"userId\":\"a\"}", json, Map.of()),
                 this.stack.send("POST", Stack.url(this.stack.ingest, "/api/v1/queues/-1/entries"), "{\"userId\":\"a\"}", json, Map.of()),

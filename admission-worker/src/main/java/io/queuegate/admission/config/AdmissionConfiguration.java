@@ -3,7 +3,7 @@ package io.queuegate.admission.config;
 import io.queuegate.core.QueueCoreConfiguration;
 import io.queuegate.core.web.AdminProperties;
 import io.queuegate.core.web.AdminTokenInterceptor;
-import io.queuegate.core.web.ApiProblemHandler;
+import io.queuegate.core.web.ApiWebConfiguration;
 
 import org.apache.kafka.clients.admin.NewTopic;
 
@@ -20,7 +20,7 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 @Configuration(proxyBeanMethods = false)
 @EnableScheduling
 @EnableConfigurationProperties(AdminProperties.class)
-@Import(ApiProblemHandler.class)
+@Import(ApiWebConfiguration.class)
 class AdmissionConfiguration implements WebMvcConfigurer {
 
     private final AdminTokenInterceptor adminTokens;

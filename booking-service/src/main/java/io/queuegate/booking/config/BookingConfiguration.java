@@ -3,7 +3,7 @@ package io.queuegate.booking.config;
 import io.queuegate.core.QueueCoreConfiguration;
 import io.queuegate.core.web.AdminProperties;
 import io.queuegate.core.web.AdminTokenInterceptor;
-import io.queuegate.core.web.ApiProblemHandler;
+import io.queuegate.core.web.ApiWebConfiguration;
 import io.queuegate.core.web.RequestBodyLimitFilter;
 
 import org.apache.kafka.clients.admin.NewTopic;
@@ -19,7 +19,7 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(AdminProperties.class)
-@Import(ApiProblemHandler.class)
+@Import(ApiWebConfiguration.class)
 class BookingConfiguration implements WebMvcConfigurer {
 
     private final AdminTokenInterceptor adminTokens;

@@ -1,6 +1,6 @@
 package io.queuegate.ingest.config;
 
-import io.queuegate.core.web.ApiProblemHandler;
+import io.queuegate.core.web.ApiWebConfiguration;
 import io.queuegate.core.web.RequestBodyLimitFilter;
 
 import org.apache.kafka.clients.admin.NewTopic;
@@ -11,7 +11,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.kafka.config.TopicBuilder;
 
 @Configuration(proxyBeanMethods = false)
-@Import(ApiProblemHandler.class)
+@Import(ApiWebConfiguration.class)
 class IngestConfiguration {
 
     @Bean

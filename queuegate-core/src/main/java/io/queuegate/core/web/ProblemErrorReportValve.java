@@ -1,0 +1,44 @@
+package io.queuegate.core.web;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+
+import org.apache.catalina.connector.Request;
+import org.apache.catalina.connector.Response;
+import org.apache.catalina.valves.ErrorReportValve;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+
+/**
+ * Tomcat refuses some requests before Spring sees them (a malformed or encoded path, a header too large)
+ * and would answer with an HTML page. This valve answers those, like everything else, as
+ * {@code application/problem+json} with a {@code code}, and never echoes the request.
+ */
+public class ProblemErrorReportValve extends ErrorReportValve {
+
+    @Override
+    protected void report(Request request, Response response, Throwable throwable) {
+        int status = response.getStatus();
+        if (status < 400 || response.getContentWritten() > 0 || !response.setErrorReported()) {
+            return;
+        }
+        HttpStatus known = HttpStatus.resolve(status);
+        String title = known == null ? "Error" : known.getReasonPhrase();
+        String code = ApiProblemHandler.codeFor(known == null ? HttpStatus.BAD_REQUEST : known);
+        try {
+            response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+            response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+            Writer writer = response.getReporter();
+            if (writer != null) {
+                writer.write("{\"type\":\"about:blank\",\"title\":\"" + title + "\",\"status\":" + status
+                        + ",\"detail\":\"The request could not be read.\",\"code\":\"" + code + "\"}");
+                response.finishResponse();
+            }
+        }
+        catch (IOException | IllegalStateException ex) {
+            // the client is gone or the response is committed; nothing more to say
+        }
+    }
+}

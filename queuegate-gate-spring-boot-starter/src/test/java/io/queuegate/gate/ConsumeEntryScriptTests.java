@@ -1,0 +1,214 @@
+package io.queuegate.gate;
+
+import java.util.List;
+import java.util.Map;
+
+import io.queuegate.core.queue.QueueScripts;
+import io.queuegate.core.web.ProblemCodes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.http.HttpStatus;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/** consume_entry.lua and release_reservation.lua, run with fixed clocks against the real Redis. */
+class ConsumeEntryScriptTests extends GateRedisTestSupport {
+
+    @SuppressWarnings("rawtypes")
+    private static final RedisScript<List> CONSUME = QueueScripts.of("consume_entry", List.class);
+
+    private static final long EXPIRES = NOW + 60_000;
+
+    @Test
+    void reservesAnAdmittedTokenWhenStockSuffices() {
+        String token = token("alice");
+        admit(token, EXPIRES);
+        stock(5);
+
+        List<String> reply = consume(token, 2, NOW, this.product + "-b1", "{\"booking\":1}");
+
+        assertThat(reply).containsExactly("RESERVED", Long.toString(EXPIRES), "3");
+        assertThat(entryScore(token)).isNull();
+        assertThat(stockValue()).isEqualTo("3");
+        assertThat(bookings()).containsExactly(Map.entry(this.product + "-b1", "{\"booking\":1}"));
+        assertThat(stat("consumedTotal")).isEqualTo(1);
+        assertThat(stat("expiredTotal")).isZero();
+    }
+
+    @Test
+    void theWrapperReservesTheLastUnitsAndRecordsTheBooking() {
+        String token = token("alice");
+        admit(token, EXPIRES);
+        stock(3);
+
+        Reservation reservation = this.gate.reserve(this.product, token, 3, NOW);
+
+        assertThat(reservation.productId()).isEqualTo(this.product);
+        assertThat(reservation.userId()).isEqualTo("alice");
+        assertThat(reservation.quantity()).isEqualTo(3);
+        assertThat(reservation.token()).isEqualTo(token);
+        assertThat(reservation.entryExpiresAt()).isEqualTo(EXPIRES);
+        assertThat(reservation.bookingId()).startsWith(this.product + "-");
+        assertThat(stockValue()).isEqualTo("0");
+        assertThat(entryScore(token)).isNull();
+        assertThat(bookings()).containsOnlyKeys(reservation.bookingId());
+        assertThat(this.gate.findBooking(reservation.bookingId())).contains(new BookingRecord(
+                reservation.bookingId(), this.product, "alice", 3, reservation.bookedAt()));
+        assertThat(stat("consumedTotal")).isEqualTo(1);
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = { 0, -1, -60_000 })
+    void anEntryWhoseTimeRanOutIsNotAdmittedAndRemoved(long offsetFromNow) {
+        String token = token("late");
+        admit(token, NOW + offsetFromNow);
+        stock(5);
+
+        List<String> reply = consume(token, 1, NOW, this.product + "-b1", "{}");
+
+        assertThat(reply).containsExactly("NOT_ADMITTED");
+        assertThat(entryScore(token)).isNull();
+        assertThat(stockValue()).isEqualTo("5");
+        assertThat(bookings()).isEmpty();
+        assertThat(stat("expiredTotal")).isEqualTo(1);
+        assertThat(stat("consumedTotal")).isZero();
+    }
+
+    @Test
+    void anEntryExpiringOneMillisecondLaterIsStillAdmitted() {
+        String token = token("just-in-time");
+        admit(token, NOW + 1);
+        stock(1);
+
+        assertThat(consume(token, 1, NOW, this.product + "-b1", "{}")).containsExactly("RESERVED",
+                Long.toString(NOW + 1), "0");
+    }
+
+    @Test
+    void anAbsentTokenIsNotAdmittedAndChangesNothing() {
+        String other = token("other");
+        admit(other, EXPIRES);
+        stock(5);
+
+        List<String> reply = consume(token("stranger"), 1, NOW, this.product + "-b1", "{}");
+
+        assertThat(reply).containsExactly("NOT_ADMITTED");
+        assertThat(entries()).containsExactly(Map.entry(other, (double) EXPIRES));
+        assertThat(stockValue()).isEqualTo("5");
+        assertThat(bookings()).isEmpty();
+        assertThat(stats()).isEmpty();
+    }
+
+    @Test
+    void shortStockIsSoldOutAndLeavesTheTokenUsable() {
+        String token = token("bob");
+        admit(token, EXPIRES);
+        stock(1);
+
+        List<String> reply = consume(token, 2, NOW, this.product + "-b1", "{}");
+
+        assertThat(reply).containsExactly("SOLD_OUT", "1");
+        assertThat(entryScore(token)).isEqualTo((double) EXPIRES);
+        assertThat(stockValue()).isEqualTo("1");
+        assertThat(bookings()).isEmpty();
+        assertThat(stats()).isEmpty();
+
+        // through the wrapper: 409 sold_out, and a smaller quantity still goes through with the same token
+        assertThatExceptionOfType(GateRejectedException.class)
+            .isThrownBy(() -> this.gate.reserve(this.product, token, 2, NOW))
+            .satisfies((ex) -> {
+                assertThat(ex.code()).isEqualTo(ProblemCodes.SOLD_OUT);
+                assertThat(ex.status()).isEqualTo(HttpStatus.CONFLICT);
+            });
+        assertThat(entryScore(token)).isEqualTo((double) EXPIRES);
+        Reservation reservation = this.gate.reserve(this.product, token, 1, NOW);
+        assertThat(reservation.quantity()).isEqualTo(1);
+        assertThat(stockValue()).isEqualTo("0");
+        assertThat(entryScore(token)).isNull();
+    }
+
+    @Test
+    void aMissingStockKeyIsSoldOut() {
+        String token = token("carol");
+        admit(token, EXPIRES);
+
+        List<String> reply = consume(token, 1, NOW, this.product + "-b1", "{}");
+
+        assertThat(reply).containsExactly("SOLD_OUT", "0");
+        assertThat(redis.hasKey(this.keys.stock())).isFalse();
+        assertThat(entryScore(token)).isEqualTo((double) EXPIRES);
+        assertThat(bookings()).isEmpty();
+        assertThat(stats()).isEmpty();
+    }
+
+    @Test
+    void releaseRestoresStockAndTokenOnceAndOnlyOnce() {
+        String token = token("dave");
+        admit(token, EXPIRES);
+        stock(10);
+        Reservation reservation = this.gate.reserve(this.product, token, 3, NOW);
+        assertThat(stockValue()).isEqualTo("7");
+        assertThat(entryScore(token)).isNull();
+
+        assertThat(this.gate.release(reservation)).isTrue();
+
+        assertThat(stockValue()).isEqualTo("10");
+        assertThat(entryScore(token)).isEqualTo((double) EXPIRES);
+        assertThat(bookings()).isEmpty();
+        assertThat(stat("consumedTotal")).isZero();
+
+        Map<String, Double> entries = entries();
+        Map<Object, Object> stats = stats();
+        assertThat(this.gate.release(reservation)).isFalse();
+        assertThat(stockValue()).isEqualTo("10");
+        assertThat(entries()).isEqualTo(entries);
+        assertThat(bookings()).isEmpty();
+        assertThat(stats()).isEqualTo(stats);
+
+        // the token is usable again
+        Reservation again = this.gate.reserve(this.product, token, 1, NOW);
+        assertThat(again.entryExpiresAt()).isEqualTo(EXPIRES);
+        assertThat(stockValue()).isEqualTo("9");
+    }
+
+    @Test
+    void releaseNeverOverwritesAnEntryTheTokenHoldsAgain() {
+        String token = token("erin");
+        admit(token, EXPIRES);
+        stock(4);
+        Reservation reservation = this.gate.reserve(this.product, token, 1, NOW);
+        admit(token, EXPIRES + 5_000);
+
+        assertThat(this.gate.release(reservation)).isTrue();
+
+        assertThat(entryScore(token)).isEqualTo((double) (EXPIRES + 5_000));
+        assertThat(stockValue()).isEqualTo("4");
+        assertThat(bookings()).isEmpty();
+    }
+
+    @Test
+    void releasingAReservationThatNeverExistedChangesNothing() {
+        stock(4);
+        Reservation unknown = new Reservation(this.product + "-nope", this.product, "frank", 2, token("frank"),
+                EXPIRES, NOW);
+
+        assertThat(this.gate.release(unknown)).isFalse();
+
+        assertThat(stockValue()).isEqualTo("4");
+        assertThat(entries()).isEmpty();
+        assertThat(stats()).isEmpty();
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<String> consume(String token, int quantity, long now, String bookingId, String record) {
+        List<Object> reply = redis.execute(CONSUME,
+                List.of(this.keys.entry(), this.keys.stock(), this.keys.bookings(), this.keys.stats()), token,
+                Integer.toString(quantity), Long.toString(now), bookingId, record);
+        assertThat(reply).isNotNull();
+        return reply.stream().map(String::valueOf).toList();
+    }
+}
