@@ -3,6 +3,7 @@ package io.queuegate.admission;
 import java.util.Map;
 
 import io.queuegate.core.QueueCoreConfiguration;
+import io.queuegate.core.ops.OpsConfiguration;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -12,7 +13,7 @@ import org.springframework.context.annotation.Import;
 /** Writes the log into the line, admits its head within capacity and rate, and serves queue administration. */
 @SpringBootApplication
 @ConfigurationPropertiesScan
-@Import(QueueCoreConfiguration.class)
+@Import({ QueueCoreConfiguration.class, OpsConfiguration.class })
 public class AdmissionWorkerApplication {
 
     /** The services share one classpath in system tests, so each reads its own file instead of application.yml. */

@@ -1,6 +1,7 @@
 package io.queuegate.ingest;
 
 import io.queuegate.core.QueueCoreConfiguration;
+import io.queuegate.core.ops.OpsConfiguration;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -10,7 +11,7 @@ import org.springframework.context.annotation.Import;
 /** Takes enter requests, publishes them to Kafka and answers status polls. */
 @SpringBootApplication
 @ConfigurationPropertiesScan
-@Import(QueueCoreConfiguration.class)
+@Import({ QueueCoreConfiguration.class, OpsConfiguration.class })
 public class IngestApplication {
 
     /** The services share one classpath in system tests, so each reads its own file instead of application.yml. */

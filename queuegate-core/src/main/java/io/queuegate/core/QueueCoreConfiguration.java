@@ -5,11 +5,15 @@ import java.util.Arrays;
 import io.queuegate.core.queue.Admission;
 import io.queuegate.core.queue.EntryRemover;
 import io.queuegate.core.queue.EntryStatusReader;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Metrics;
 import io.queuegate.core.queue.QueueStore;
+import io.queuegate.core.queue.ScriptTimer;
 import io.queuegate.core.queue.WaitingLine;
 import io.queuegate.core.token.TokenCodec;
 import io.queuegate.core.token.TokenProperties;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -30,28 +34,33 @@ public class QueueCoreConfiguration {
     }
 
     @Bean
+    ScriptTimer scriptTimer(ObjectProvider<MeterRegistry> registry) {
+        return new ScriptTimer(registry.getIfAvailable(() -> Metrics.globalRegistry));
+    }
+
+    @Bean
     QueueStore queueStore(StringRedisTemplate redis) {
         return new QueueStore(redis);
     }
 
     @Bean
-    WaitingLine waitingLine(StringRedisTemplate redis) {
-        return new WaitingLine(redis);
+    WaitingLine waitingLine(StringRedisTemplate redis, ScriptTimer timer) {
+        return new WaitingLine(redis, timer);
     }
 
     @Bean
-    Admission admission(StringRedisTemplate redis) {
-        return new Admission(redis);
+    Admission admission(StringRedisTemplate redis, ScriptTimer timer) {
+        return new Admission(redis, timer);
     }
 
     @Bean
-    EntryStatusReader entryStatusReader(StringRedisTemplate redis) {
-        return new EntryStatusReader(redis);
+    EntryStatusReader entryStatusReader(StringRedisTemplate redis, ScriptTimer timer) {
+        return new EntryStatusReader(redis, timer);
     }
 
     @Bean
-    EntryRemover entryRemover(StringRedisTemplate redis) {
-        return new EntryRemover(redis);
+    EntryRemover entryRemover(StringRedisTemplate redis, ScriptTimer timer) {
+        return new EntryRemover(redis, timer);
     }
 
     /**

@@ -4,9 +4,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
+import io.micrometer.core.instrument.Metrics;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.queue.QueueScripts;
 import io.queuegate.core.queue.ScriptTime;
+import io.queuegate.core.queue.ScriptTimer;
 import io.queuegate.core.token.EntryToken;
 import io.queuegate.core.token.TokenCodec;
 import tools.jackson.databind.json.JsonMapper;
@@ -40,11 +42,19 @@ public class EntryGate {
 
     private final GateProperties properties;
 
+    private final ScriptTimer timer;
+
     public EntryGate(StringRedisTemplate redis, TokenCodec tokens, JsonMapper json, GateProperties properties) {
+        this(redis, tokens, json, properties, new ScriptTimer(Metrics.globalRegistry));
+    }
+
+    public EntryGate(StringRedisTemplate redis, TokenCodec tokens, JsonMapper json, GateProperties properties,
+            ScriptTimer timer) {
         this.redis = redis;
         this.tokens = tokens;
         this.json = json;
         this.properties = properties;
+        this.timer = timer;
     }
 
     /**
@@ -68,9 +78,9 @@ public class EntryGate {
         String record = this.json.writeValueAsString(
                 new BookingRecord(bookingId, productId, entry.userId(), quantity, bookedAt));
         QueueKeys keys = QueueKeys.of(productId);
-        List<?> reply = this.redis.execute(CONSUME_ENTRY,
+        List<?> reply = this.timer.time("consume_entry", () -> this.redis.execute(CONSUME_ENTRY,
                 List.of(keys.entry(), keys.stock(), keys.bookings(), keys.stats()),
-                token, Integer.toString(quantity), Long.toString(nowMillis), bookingId, record);
+                token, Integer.toString(quantity), Long.toString(nowMillis), bookingId, record));
         String outcome = reply == null || reply.isEmpty() ? "NOT_ADMITTED" : reply.getFirst().toString();
         return switch (outcome) {
             case "RESERVED" -> new Reservation(bookingId, productId, entry.userId(), quantity, token,
@@ -83,10 +93,10 @@ public class EntryGate {
     /** Gives back the stock and the token of a reservation that could not be confirmed. Safe to repeat. */
     public boolean release(Reservation reservation) {
         QueueKeys keys = QueueKeys.of(reservation.productId());
-        Long released = this.redis.execute(RELEASE_RESERVATION,
+        Long released = this.timer.time("release_reservation", () -> this.redis.execute(RELEASE_RESERVATION,
                 List.of(keys.entry(), keys.stock(), keys.bookings(), keys.stats()), reservation.token(),
                 Integer.toString(reservation.quantity()), Long.toString(reservation.entryExpiresAt()),
-                reservation.bookingId());
+                reservation.bookingId()));
         return released != null && released > 0;
     }
 

@@ -1,6 +1,9 @@
 package io.queuegate.gate;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Metrics;
 import io.queuegate.core.QueueCoreConfiguration;
+import io.queuegate.core.queue.ScriptTimer;
 import io.queuegate.core.token.TokenCodec;
 import io.queuegate.core.token.TokenProperties;
 import tools.jackson.databind.json.JsonMapper;
@@ -37,8 +40,9 @@ public class GateAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     EntryGate entryGate(StringRedisTemplate redis, TokenCodec tokens, ObjectProvider<JsonMapper> json,
-            GateProperties properties) {
-        return new EntryGate(redis, tokens, json.getIfAvailable(JsonMapper::shared), properties);
+            GateProperties properties, ObjectProvider<MeterRegistry> metrics) {
+        return new EntryGate(redis, tokens, json.getIfAvailable(JsonMapper::shared), properties,
+                new ScriptTimer(metrics.getIfAvailable(() -> Metrics.globalRegistry)));
     }
 
     @Bean

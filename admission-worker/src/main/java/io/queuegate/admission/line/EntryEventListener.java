@@ -5,6 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.admission.config.AdmissionProperties;
 import io.queuegate.core.event.EntryRequested;
 import io.queuegate.core.queue.WaitingLine;
@@ -35,10 +37,16 @@ class EntryEventListener {
 
     private final int chunk;
 
-    EntryEventListener(WaitingLine line, TokenCodec tokens, AdmissionProperties properties) {
+    private final Counter appended;
+
+    private final Counter dropped;
+
+    EntryEventListener(WaitingLine line, TokenCodec tokens, AdmissionProperties properties, MeterRegistry metrics) {
         this.line = line;
         this.tokens = tokens;
         this.chunk = properties.appendChunk();
+        this.appended = metrics.counter("queuegate.line.appended");
+        this.dropped = metrics.counter("queuegate.line.dropped");
     }
 
     @KafkaListener(id = LISTENER_ID, topics = "${queuegate.admission.topic:queuegate.entries}", batch = "true")
@@ -46,7 +54,8 @@ class EntryEventListener {
         for (Map.Entry<Long, List<String>> product : byProduct(records).entrySet()) {
             List<String> tokens = product.getValue();
             for (int from = 0; from < tokens.size(); from += this.chunk) {
-                this.line.append(product.getKey(), tokens.subList(from, Math.min(tokens.size(), from + this.chunk)));
+                this.appended.increment(this.line.append(product.getKey(),
+                        tokens.subList(from, Math.min(tokens.size(), from + this.chunk))));
             }
         }
     }
@@ -65,6 +74,7 @@ class EntryEventListener {
             if (!genuine) {
                 log.warn("dropped an unreadable or forged enter event at {}-{}@{}", record.topic(),
                         record.partition(), record.offset());
+                this.dropped.increment();
                 continue;
             }
             groups.computeIfAbsent(event.productId(), id -> new ArrayList<>()).add(event.token());

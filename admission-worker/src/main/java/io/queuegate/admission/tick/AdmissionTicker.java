@@ -1,7 +1,13 @@
 package io.queuegate.admission.tick;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
 import io.queuegate.admission.config.AdmissionProperties;
 import io.queuegate.core.queue.Admission;
 import io.queuegate.core.queue.AdmissionResult;
@@ -32,13 +38,28 @@ class AdmissionTicker implements SmartLifecycle {
 
     private final AdmissionProperties properties;
 
+    private final Counter admissions;
+
+    private final Counter expirations;
+
+    private final MultiGauge waitingGauge;
+
+    private final MultiGauge activeGauge;
+
     private volatile ScheduledFuture<?> ticking;
 
-    AdmissionTicker(QueueStore queues, Admission admission, TaskScheduler scheduler, AdmissionProperties properties) {
+    AdmissionTicker(QueueStore queues, Admission admission, TaskScheduler scheduler, AdmissionProperties properties,
+            MeterRegistry metrics) {
         this.queues = queues;
         this.admission = admission;
         this.scheduler = scheduler;
         this.properties = properties;
+        this.admissions = metrics.counter("queuegate.admissions");
+        this.expirations = metrics.counter("queuegate.expirations");
+        this.waitingGauge = MultiGauge.builder("queuegate.queue.waiting").description("Tokens in the line")
+            .register(metrics);
+        this.activeGauge = MultiGauge.builder("queuegate.queue.active").description("Admitted tokens holding an entry")
+            .register(metrics);
     }
 
     /** One step over every queue; logs one summary line when anything moved. */
@@ -48,10 +69,15 @@ class AdmissionTicker implements SmartLifecycle {
         long active = 0;
         long waiting = 0;
         int queueCount = 0;
+        List<MultiGauge.Row<?>> waitingRows = new ArrayList<>();
+        List<MultiGauge.Row<?>> activeRows = new ArrayList<>();
         try {
             for (long productId : this.queues.productIds()) {
                 AdmissionResult result = this.admission.admit(productId, ScriptTime.REDIS_TIME,
                         this.properties.maxBatch());
+                Tags product = Tags.of("product", Long.toString(productId));
+                waitingRows.add(MultiGauge.Row.of(product, result.waiting()));
+                activeRows.add(MultiGauge.Row.of(product, result.active()));
                 admitted += result.admitted();
                 expired += result.expired();
                 active += result.active();
@@ -63,6 +89,10 @@ class AdmissionTicker implements SmartLifecycle {
             log.warn("admission tick failed after {} queues; the next tick tries again: {}", queueCount, ex.toString());
             return;
         }
+        this.admissions.increment(admitted);
+        this.expirations.increment(expired);
+        this.waitingGauge.register(waitingRows, true);
+        this.activeGauge.register(activeRows, true);
         if (admitted > 0 || expired > 0) {
             log.info("admission tick: queues={} admitted={} expired={} active={} waiting={}", queueCount, admitted,
                     expired, active, waiting);

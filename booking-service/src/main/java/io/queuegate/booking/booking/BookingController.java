@@ -3,6 +3,7 @@ package io.queuegate.booking.booking;
 import java.net.URI;
 import java.time.Duration;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.core.web.ApiException;
 import io.queuegate.core.web.ProblemCodes;
 import io.queuegate.gate.EntryGate;
@@ -43,10 +44,18 @@ class BookingController {
 
     private final GateProperties gateProperties;
 
-    BookingController(EntryGate gate, BookingPublisher publisher, GateProperties gateProperties) {
+    private final MeterRegistry metrics;
+
+    BookingController(EntryGate gate, BookingPublisher publisher, GateProperties gateProperties,
+            MeterRegistry metrics) {
         this.gate = gate;
         this.publisher = publisher;
         this.gateProperties = gateProperties;
+        this.metrics = metrics;
+    }
+
+    private void count(String outcome) {
+        this.metrics.counter("queuegate.bookings", "outcome", outcome).increment();
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -62,7 +71,14 @@ class BookingController {
         if (quantity > this.gateProperties.maxQuantity()) {
             throw ApiException.invalidRequest("quantity must be at most " + this.gateProperties.maxQuantity() + ".");
         }
-        Reservation reservation = this.gate.reserve(request.productId(), request.token(), quantity);
+        Reservation reservation;
+        try {
+            reservation = this.gate.reserve(request.productId(), request.token(), quantity);
+        }
+        catch (ApiException ex) {
+            count(ex.code());
+            throw ex;
+        }
         try {
             this.publisher.publish(new BookingConfirmed(reservation.bookingId(), reservation.productId(),
                     reservation.userId(), reservation.quantity(), reservation.bookedAt()));
@@ -70,10 +86,12 @@ class BookingController {
         catch (Exception ex) {
             // Not durable, so not booked: give the stock and the token back before answering.
             this.gate.release(reservation);
+            count("undone");
             log.warn("booking {} undone, Kafka did not acknowledge: {}", reservation.bookingId(), ex.toString());
             throw ApiException.unavailable("The booking could not be stored; nothing was taken, try again.",
                     RETRY_AFTER);
         }
+        count("booked");
         return ResponseEntity.created(URI.create("/api/v1/bookings/" + reservation.bookingId()))
             .body(new BookingResponse(reservation.bookingId(), reservation.productId(), reservation.userId(),
                     reservation.quantity(), reservation.bookedAt()));

@@ -4,6 +4,7 @@ import java.net.URI;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.core.event.EntryRequested;
 import io.queuegate.core.queue.EntryRemover;
 import io.queuegate.core.queue.EntryState;
@@ -52,13 +53,16 @@ class EntryController {
 
     private final EntryRemover remover;
 
+    private final MeterRegistry metrics;
+
     EntryController(TokenCodec tokens, QueueDirectory queues, EntryPublisher publisher, EntryStatusReader statuses,
-            EntryRemover remover) {
+            EntryRemover remover, MeterRegistry metrics) {
         this.tokens = tokens;
         this.queues = queues;
         this.publisher = publisher;
         this.statuses = statuses;
         this.remover = remover;
+        this.metrics = metrics;
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -71,11 +75,19 @@ class EntryController {
     @ApiResponse(responseCode = "503", description = "unavailable: Kafka did not acknowledge in time; see Retry-After")
     ResponseEntity<EntryAccepted> enter(@PathVariable long productId, @Valid @RequestBody EnterRequest request,
             @RequestHeader(name = REQUEST_ID_HEADER, required = false) String requestId) {
-        requirePositive(productId);
-        this.queues.requireOpen(productId);
-        EntryToken token = this.tokens.issue(productId, request.userId());
-        this.publisher.publish(new EntryRequested(productId, token.value(), token.userId(), requestId(requestId),
-                System.currentTimeMillis()));
+        EntryToken token;
+        try {
+            requirePositive(productId);
+            this.queues.requireOpen(productId);
+            token = this.tokens.issue(productId, request.userId());
+            this.publisher.publish(new EntryRequested(productId, token.value(), token.userId(), requestId(requestId),
+                    System.currentTimeMillis()));
+        }
+        catch (ApiException ex) {
+            this.metrics.counter("queuegate.enters", "outcome", ex.code()).increment();
+            throw ex;
+        }
+        this.metrics.counter("queuegate.enters", "outcome", "accepted").increment();
         return ResponseEntity.status(HttpStatus.ACCEPTED)
             .location(URI.create("/api/v1/queues/" + productId + "/entries/" + token.value()))
             .body(new EntryAccepted(token.value(), productId, EntryStatus.PENDING));
@@ -89,6 +101,7 @@ class EntryController {
     ResponseEntity<EntryStatusResponse> status(@PathVariable long productId, @PathVariable String token) {
         EntryToken entry = verify(productId, token);
         EntryState state = this.statuses.read(entry, ScriptTime.REDIS_TIME);
+        this.metrics.counter("queuegate.status.polls", "status", state.status().name()).increment();
         boolean waiting = state.status() == EntryStatus.WAITING;
         boolean available = state.status() == EntryStatus.AVAILABLE;
         return ResponseEntity.ok(new EntryStatusResponse(entry.value(), productId, state.status(),
@@ -100,7 +113,9 @@ class EntryController {
     @Operation(summary = "Leave the line", description = "Gives up the place or frees the entry slot.")
     @ApiResponse(responseCode = "204", description = "The place is gone")
     ResponseEntity<Void> leave(@PathVariable long productId, @PathVariable String token) {
-        this.remover.remove(verify(productId, token));
+        if (this.remover.remove(verify(productId, token))) {
+            this.metrics.counter("queuegate.leaves").increment();
+        }
         return ResponseEntity.noContent().build();
     }
 

@@ -2,6 +2,8 @@ package io.queuegate.core.queue;
 
 import java.util.List;
 
+import io.micrometer.core.instrument.Metrics;
+
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** Runs one atomic admission step for one product; see {@code admit_batch.lua}. */
@@ -9,8 +11,15 @@ public class Admission {
 
     private final StringRedisTemplate redis;
 
+    private final ScriptTimer timer;
+
     public Admission(StringRedisTemplate redis) {
+        this(redis, new ScriptTimer(Metrics.globalRegistry));
+    }
+
+    public Admission(StringRedisTemplate redis, ScriptTimer timer) {
         this.redis = redis;
+        this.timer = timer;
     }
 
     /**
@@ -19,9 +28,9 @@ public class Admission {
      */
     public AdmissionResult admit(long productId, long nowMillis, int maxBatch) {
         QueueKeys keys = QueueKeys.of(productId);
-        List<?> reply = this.redis.execute(QueueScripts.ADMIT_BATCH,
+        List<?> reply = this.timer.time("admit_batch", () -> this.redis.execute(QueueScripts.ADMIT_BATCH,
                 List.of(keys.waiting(), keys.entry(), keys.settings(), keys.stats()),
-                Long.toString(nowMillis), Integer.toString(maxBatch));
+                Long.toString(nowMillis), Integer.toString(maxBatch)));
         if (reply == null || reply.size() < 4) {
             return AdmissionResult.UNKNOWN_QUEUE;
         }

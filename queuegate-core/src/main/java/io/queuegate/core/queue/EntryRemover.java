@@ -4,6 +4,8 @@ import java.util.List;
 
 import io.queuegate.core.token.EntryToken;
 
+import io.micrometer.core.instrument.Metrics;
+
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** Takes a token out of the line or frees its entry slot; see {@code remove_entry.lua}. */
@@ -11,15 +13,22 @@ public class EntryRemover {
 
     private final StringRedisTemplate redis;
 
+    private final ScriptTimer timer;
+
     public EntryRemover(StringRedisTemplate redis) {
+        this(redis, new ScriptTimer(Metrics.globalRegistry));
+    }
+
+    public EntryRemover(StringRedisTemplate redis, ScriptTimer timer) {
         this.redis = redis;
+        this.timer = timer;
     }
 
     /** @return whether the token held a place */
     public boolean remove(EntryToken token) {
         QueueKeys keys = QueueKeys.of(token.productId());
-        Long removed = this.redis.execute(QueueScripts.REMOVE_ENTRY,
-                List.of(keys.waiting(), keys.entry(), keys.members(), keys.stats()), token.value());
+        Long removed = this.timer.time("remove_entry", () -> this.redis.execute(QueueScripts.REMOVE_ENTRY,
+                List.of(keys.waiting(), keys.entry(), keys.members(), keys.stats()), token.value()));
         return removed != null && removed > 0;
     }
 }

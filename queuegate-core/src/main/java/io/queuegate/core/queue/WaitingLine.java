@@ -2,6 +2,8 @@ package io.queuegate.core.queue;
 
 import java.util.List;
 
+import io.micrometer.core.instrument.Metrics;
+
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** Appends applied enter events to a product's line, in log order and idempotently. */
@@ -9,8 +11,15 @@ public class WaitingLine {
 
     private final StringRedisTemplate redis;
 
+    private final ScriptTimer timer;
+
     public WaitingLine(StringRedisTemplate redis) {
+        this(redis, new ScriptTimer(Metrics.globalRegistry));
+    }
+
+    public WaitingLine(StringRedisTemplate redis, ScriptTimer timer) {
         this.redis = redis;
+        this.timer = timer;
     }
 
     /**
@@ -22,8 +31,8 @@ public class WaitingLine {
             return 0;
         }
         QueueKeys keys = QueueKeys.of(productId);
-        Long added = this.redis.execute(QueueScripts.APPEND_WAITING,
-                List.of(keys.waiting(), keys.members(), keys.stats()), tokens.toArray());
+        Long added = this.timer.time("append_waiting", () -> this.redis.execute(QueueScripts.APPEND_WAITING,
+                List.of(keys.waiting(), keys.members(), keys.stats()), tokens.toArray()));
         return added == null ? 0 : added;
     }
 }

@@ -1,8 +1,11 @@
 package io.queuegate.core.web;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Metrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -26,6 +29,20 @@ public class ApiProblemHandler extends ResponseEntityExceptionHandler {
     /** How long a client should wait after Redis failed to answer. */
     private static final String STORE_RETRY_AFTER_SECONDS = "1";
 
+    private final MeterRegistry registry;
+
+    public ApiProblemHandler(ObjectProvider<MeterRegistry> registry) {
+        this.registry = registry.getIfAvailable(() -> Metrics.globalRegistry);
+    }
+
+    /** Counts every refusal by its code: {@code queuegate.problems{code, status}}. */
+    private ProblemDetail counted(ProblemDetail problem) {
+        Object code = problem.getProperties() == null ? null : problem.getProperties().get("code");
+        this.registry.counter("queuegate.problems", "code", String.valueOf(code), "status",
+                Integer.toString(problem.getStatus())).increment();
+        return problem;
+    }
+
     @ExceptionHandler(ApiException.class)
     ResponseEntity<ProblemDetail> handleApiException(ApiException ex) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(ex.status(), ex.getMessage());
@@ -34,7 +51,7 @@ public class ApiProblemHandler extends ResponseEntityExceptionHandler {
         if (ex.retryAfter() != null) {
             headers.set(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, ex.retryAfter().toSeconds())));
         }
-        return ResponseEntity.status(ex.status()).headers(headers).body(problem);
+        return ResponseEntity.status(ex.status()).headers(headers).body(counted(problem));
     }
 
     /** Redis did not answer in time or refused: the client may retry; nothing was half-written by a script. */
@@ -46,7 +63,7 @@ public class ApiProblemHandler extends ResponseEntityExceptionHandler {
         problem.setProperty("code", ProblemCodes.UNAVAILABLE);
         return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
             .header(HttpHeaders.RETRY_AFTER, STORE_RETRY_AFTER_SECONDS)
-            .body(problem);
+            .body(counted(problem));
     }
 
     @Override
@@ -56,6 +73,7 @@ public class ApiProblemHandler extends ResponseEntityExceptionHandler {
         if (response != null && response.getBody() instanceof ProblemDetail problem
                 && (problem.getProperties() == null || !problem.getProperties().containsKey("code"))) {
             problem.setProperty("code", codeFor(statusCode));
+            counted(problem);
         }
         return response;
     }

@@ -1,0 +1,84 @@
+package io.queuegate.system;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import io.queuegate.system.Stack.Reply;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.context.ConfigurableApplicationContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** What an operator relies on: health with its dependencies, metrics of a sale, the API description. */
+class OperationsSystemTests {
+
+    private final Stack stack = Stack.get();
+
+    private long productId;
+
+    @AfterEach
+    void forget() {
+        this.stack.forget(this.productId);
+    }
+
+    private Reply get(ConfigurableApplicationContext service, String path) {
+        return this.stack.send("GET", Stack.url(service, path), null, null, Map.of());
+    }
+
+    @Test
+    void everyServiceReportsRedisAndKafkaInItsHealthAndReadiness() {
+        for (ConfigurableApplicationContext service : List.of(this.stack.ingest, this.stack.worker, this.stack.booking)) {
+            Reply health = get(service, "/actuator/health");
+            assertThat(health.status()).isEqualTo(200);
+            assertThat(health.json().at("/components/redis/status").asString()).isEqualTo("UP");
+            assertThat(health.json().at("/components/kafka/status").asString()).isEqualTo("UP");
+            assertThat(health.json().at("/components/kafka/details/brokers").asInt()).isEqualTo(1);
+            assertThat(get(service, "/actuator/health/readiness").status()).isEqualTo(200);
+            assertThat(get(service, "/actuator/health/liveness").status()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void aSaleShowsInTheMetrics() {
+        this.productId = Stack.newProduct();
+        this.stack.configure(this.productId, 1, 1000, 600, true);
+        String first = this.stack.enter(this.productId, "metrics-0").text("token");
+        String second = this.stack.enter(this.productId, "metrics-1").text("token");
+        this.stack.enter(this.productId, "bad user");
+        await().atMost(Duration.ofSeconds(20))
+            .until(() -> "WAITING".equals(this.stack.status(this.productId, second).text("status")));
+        this.stack.setStock(this.productId, 5);
+        assertThat(this.stack.book(this.productId, first).status()).isEqualTo(201);
+
+        String ingest = get(this.stack.ingest, "/actuator/prometheus").response().body();
+        assertThat(ingest).contains("queuegate_enters_total{outcome=\"accepted\"")
+            .contains("queuegate_problems_total{code=\"invalid_request\"")
+            .contains("queuegate_status_polls_total{")
+            .contains("queuegate_script_seconds_count{script=\"read_status\"");
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
+                get(this.stack.worker, "/actuator/prometheus").response().body())
+            .contains("queuegate_admissions_total")
+            .contains("queuegate_line_appended_total")
+            .contains("queuegate_queue_waiting{product=\"" + this.productId + "\"")
+            .contains("queuegate_script_seconds_count{script=\"admit_batch\"")
+            .contains("kafka_consumer_fetch_manager_records_lag"));
+        assertThat(get(this.stack.booking, "/actuator/prometheus").response().body())
+            .contains("queuegate_bookings_total{outcome=\"booked\"")
+            .contains("queuegate_script_seconds_count{script=\"consume_entry\"");
+    }
+
+    @Test
+    void everyServiceDescribesItsApi() {
+        assertThat(get(this.stack.ingest, "/v3/api-docs").json().at("/paths").propertyNames())
+            .contains("/api/v1/queues/{productId}/entries", "/api/v1/queues/{productId}/entries/{token}");
+        assertThat(get(this.stack.worker, "/v3/api-docs").json().at("/paths").propertyNames())
+            .contains("/api/v1/queues/{productId}");
+        assertThat(get(this.stack.booking, "/v3/api-docs").json().at("/paths").propertyNames())
+            .contains("/api/v1/bookings", "/api/v1/bookings/{bookingId}", "/api/v1/products/{productId}/stock");
+        assertThat(get(this.stack.ingest, "/swagger-ui.html").status()).isIn(200, 302);
+    }
+}
