@@ -1,5 +1,5 @@
 -- One admission step for one product: drop expired entries, then move the head of the line into entry.
--- KEYS[1] waiting:{p}   KEYS[2] entry:{p}   KEYS[3] queue:{p}   KEYS[4] stats:{p}
+-- KEYS[1] waiting:{p}   KEYS[2] entry:{p}   KEYS[3] queue:{p}   KEYS[4] stats:{p}   KEYS[5] audit:{p}
 -- ARGV[1] now in epoch ms, or 0 to read Redis TIME
 -- ARGV[2] the most tokens this call may expire, and the most it may admit (bounds the work of one call)
 -- Returns {admitted, expired, active, waiting}, or {-1} when the queue has no settings.
@@ -25,7 +25,10 @@ local bound = tonumber(ARGV[2])
 -- Expired entries are the lowest scores, so they are ranks 0..n-1.
 local expired = math.min(redis.call('ZCOUNT', KEYS[2], '-inf', now), bound)
 if expired > 0 then
+  local gone = redis.call('ZRANGE', KEYS[2], 0, expired - 1)
   redis.call('ZREMRANGEBYRANK', KEYS[2], 0, expired - 1)
+  redis.call('XADD', KEYS[5], 'MAXLEN', '~', 100000, '*', 'type', 'EXPIRED', 'at', now,
+    'tokens', table.concat(gone, ','))
   redis.call('HINCRBY', KEYS[4], 'expiredTotal', expired)
 end
 
@@ -49,8 +52,10 @@ if admitted > 0 then
   local head = redis.call('ZPOPMIN', KEYS[1], admitted)
   local expiresAt = now + ttlMs
   local args = {}
+  local moved = {}
   -- ZADD in chunks: Lua's unpack() has a limit of a few thousand values.
   for i = 1, #head, 2 do
+    moved[#moved + 1] = head[i]
     args[#args + 1] = expiresAt
     args[#args + 1] = head[i]
     if #args >= 2000 then
@@ -63,6 +68,8 @@ if admitted > 0 then
   end
   tokens = tokens - admitted
   redis.call('HINCRBY', KEYS[4], 'admittedTotal', admitted)
+  redis.call('XADD', KEYS[5], 'MAXLEN', '~', 100000, '*', 'type', 'ADMITTED', 'at', now,
+    'expiresAt', expiresAt, 'tokens', table.concat(moved, ','))
 end
 redis.call('HSET', KEYS[4], 'bucket', tostring(tokens), 'bucketAt', last)
 return {admitted, expired, active + admitted, waiting - admitted}

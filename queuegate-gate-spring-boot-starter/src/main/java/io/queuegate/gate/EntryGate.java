@@ -79,7 +79,7 @@ public class EntryGate {
                 new BookingRecord(bookingId, productId, entry.userId(), quantity, bookedAt));
         QueueKeys keys = QueueKeys.of(productId);
         List<?> reply = this.timer.time("consume_entry", () -> this.redis.execute(CONSUME_ENTRY,
-                List.of(keys.entry(), keys.stock(), keys.bookings(), keys.stats()),
+                List.of(keys.entry(), keys.stock(), keys.bookings(), keys.stats(), keys.audit()),
                 token, Integer.toString(quantity), Long.toString(nowMillis), bookingId, record));
         String outcome = reply == null || reply.isEmpty() ? "NOT_ADMITTED" : reply.getFirst().toString();
         return switch (outcome) {
@@ -94,7 +94,7 @@ public class EntryGate {
     public boolean release(Reservation reservation) {
         QueueKeys keys = QueueKeys.of(reservation.productId());
         Long released = this.timer.time("release_reservation", () -> this.redis.execute(RELEASE_RESERVATION,
-                List.of(keys.entry(), keys.stock(), keys.bookings(), keys.stats()), reservation.token(),
+                List.of(keys.entry(), keys.stock(), keys.bookings(), keys.stats(), keys.audit()), reservation.token(),
                 Integer.toString(reservation.quantity()), Long.toString(reservation.entryExpiresAt()),
                 reservation.bookingId()));
         return released != null && released > 0;

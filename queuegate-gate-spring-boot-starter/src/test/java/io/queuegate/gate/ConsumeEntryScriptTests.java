@@ -206,7 +206,7 @@ class ConsumeEntryScriptTests extends GateRedisTestSupport {
     @SuppressWarnings("unchecked")
     private List<String> consume(String token, int quantity, long now, String bookingId, String record) {
         List<Object> reply = redis.execute(CONSUME,
-                List.of(this.keys.entry(), this.keys.stock(), this.keys.bookings(), this.keys.stats()), token,
+                List.of(this.keys.entry(), this.keys.stock(), this.keys.bookings(), this.keys.stats(), this.keys.audit()), token,
                 Integer.toString(quantity), Long.toString(now), bookingId, record);
         assertThat(reply).isNotNull();
         return reply.stream().map(String::valueOf).toList();

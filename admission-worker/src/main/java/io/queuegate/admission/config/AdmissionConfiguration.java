@@ -39,4 +39,9 @@ class AdmissionConfiguration implements WebMvcConfigurer {
     NewTopic entriesTopic(AdmissionProperties properties) {
         return TopicBuilder.name(properties.topic()).partitions(properties.partitions()).build();
     }
+
+    @Bean
+    NewTopic auditTopic(AdmissionProperties properties) {
+        return TopicBuilder.name(properties.auditTopic()).partitions(properties.partitions()).build();
+    }
 }

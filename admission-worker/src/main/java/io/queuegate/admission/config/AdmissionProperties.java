@@ -17,6 +17,9 @@ import org.springframework.validation.annotation.Validated;
  * @param topic the topic of enter events the line is written from
  * @param partitions partitions of that topic when the worker creates it
  * @param appendChunk the most tokens written to Redis in one script call
+ * @param auditTopic the topic the audit trail is relayed to
+ * @param auditInterval pause between two relay rounds over every queue's audit stream
+ * @param auditBatch the most audit entries relayed per product and round
  */
 @Validated
 @ConfigurationProperties("queuegate.admission")
@@ -25,5 +28,8 @@ public record AdmissionProperties(
         @DefaultValue("10000") @Min(1) @Max(100_000) int maxBatch,
         @DefaultValue("queuegate.entries") @NotBlank String topic,
         @DefaultValue("12") @Min(1) int partitions,
-        @DefaultValue("5000") @Min(1) @Max(50_000) int appendChunk) {
+        @DefaultValue("5000") @Min(1) @Max(50_000) int appendChunk,
+        @DefaultValue("queuegate.audit") @NotBlank String auditTopic,
+        @DefaultValue("500ms") @NotNull Duration auditInterval,
+        @DefaultValue("1000") @Min(1) @Max(100_000) int auditBatch) {
 }

@@ -28,7 +28,8 @@ public class EntryRemover {
     public boolean remove(EntryToken token) {
         QueueKeys keys = QueueKeys.of(token.productId());
         Long removed = this.timer.time("remove_entry", () -> this.redis.execute(QueueScripts.REMOVE_ENTRY,
-                List.of(keys.waiting(), keys.entry(), keys.members(), keys.stats()), token.value()));
+                List.of(keys.waiting(), keys.entry(), keys.members(), keys.stats(), keys.audit()), token.value(),
+                Long.toString(ScriptTime.REDIS_TIME)));
         return removed != null && removed > 0;
     }
 }

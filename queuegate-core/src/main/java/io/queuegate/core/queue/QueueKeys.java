@@ -54,7 +54,17 @@ public record QueueKeys(long productId) {
         return tagged("bookings");
     }
 
+    /** Stream of the line's state changes, relayed to Kafka and trimmed by the audit relay. */
+    public String audit() {
+        return tagged("audit");
+    }
+
+    /** Lease of the worker relaying this product's audit stream. */
+    public String auditLease() {
+        return tagged("audit-lease");
+    }
+
     public List<String> all() {
-        return List.of(waiting(), entry(), members(), settings(), stats(), stock(), bookings());
+        return List.of(waiting(), entry(), members(), settings(), stats(), stock(), bookings(), audit(), auditLease());
     }
 }

@@ -31,8 +31,13 @@ public class WaitingLine {
             return 0;
         }
         QueueKeys keys = QueueKeys.of(productId);
+        Object[] args = new Object[tokens.size() + 1];
+        args[0] = Long.toString(ScriptTime.REDIS_TIME);
+        for (int i = 0; i < tokens.size(); i++) {
+            args[i + 1] = tokens.get(i);
+        }
         Long added = this.timer.time("append_waiting", () -> this.redis.execute(QueueScripts.APPEND_WAITING,
-                List.of(keys.waiting(), keys.members(), keys.stats()), tokens.toArray()));
+                List.of(keys.waiting(), keys.members(), keys.stats(), keys.audit()), args));
         return added == null ? 0 : added;
     }
 }

@@ -34,12 +34,22 @@ class AppendWaitingScriptTests extends RedisScriptTestSupport {
     }
 
     @Test
-    void scriptCalledDirectlyReturnsHowManyWereAdded() {
+    void scriptCalledDirectlyReturnsHowManyWereAddedAndAuditsThem() {
         Long added = redis.execute(QueueScripts.APPEND_WAITING,
-                List.of(this.keys.waiting(), this.keys.members(), this.keys.stats()), "a", "b", "c");
+                List.of(this.keys.waiting(), this.keys.members(), this.keys.stats(), this.keys.audit()),
+                "1700000000000", "a", "b", "c");
 
         assertThat(added).isEqualTo(3);
         assertThat(waiting()).containsExactly("a", "b", "c");
+        var audit = redis.opsForStream().range(this.keys.audit(), org.springframework.data.domain.Range.unbounded());
+        assertThat(audit).hasSize(1);
+        assertThat(audit.getFirst().getValue()).containsEntry("type", "ENTERED").containsEntry("at", "1700000000000")
+            .containsEntry("tokens", "a,b,c");
+
+        assertThat(redis.execute(QueueScripts.APPEND_WAITING,
+                List.of(this.keys.waiting(), this.keys.members(), this.keys.stats(), this.keys.audit()),
+                "1700000000001", "a", "b")).isZero();
+        assertThat(redis.opsForStream().size(this.keys.audit())).as("nothing new, nothing audited").isEqualTo(1);
     }
 
     @Test

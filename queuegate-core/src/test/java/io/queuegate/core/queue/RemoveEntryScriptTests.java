@@ -79,12 +79,17 @@ class RemoveEntryScriptTests extends RedisScriptTestSupport {
     }
 
     @Test
-    void scriptCalledDirectlyAnswersOneOrZero() {
+    void scriptCalledDirectlyAnswersOneOrZeroAndAuditsOnlyARealLeave() {
         this.line.append(this.product, List.of("a"));
         List<String> scriptKeys = List.of(this.keys.waiting(), this.keys.entry(), this.keys.members(),
-                this.keys.stats());
+                this.keys.stats(), this.keys.audit());
+        long entered = redis.opsForStream().size(this.keys.audit());
 
-        assertThat(redis.execute(QueueScripts.REMOVE_ENTRY, scriptKeys, "a")).isEqualTo(1L);
-        assertThat(redis.execute(QueueScripts.REMOVE_ENTRY, scriptKeys, "a")).isEqualTo(0L);
+        assertThat(redis.execute(QueueScripts.REMOVE_ENTRY, scriptKeys, "a", "1700000000000")).isEqualTo(1L);
+        assertThat(redis.execute(QueueScripts.REMOVE_ENTRY, scriptKeys, "a", "1700000000001")).isEqualTo(0L);
+        var audit = redis.opsForStream().range(this.keys.audit(), org.springframework.data.domain.Range.unbounded());
+        assertThat(audit).hasSize((int) entered + 1);
+        assertThat(audit.getLast().getValue()).containsEntry("type", "LEFT").containsEntry("tokens", "a")
+            .containsEntry("at", "1700000000000");
     }
 }

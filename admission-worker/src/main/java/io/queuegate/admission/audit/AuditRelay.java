@@ -1,0 +1,139 @@
+package io.queuegate.admission.audit;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.queuegate.admission.config.AdmissionProperties;
+import io.queuegate.core.event.EntriesChanged;
+import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.core.queue.QueueScripts;
+import io.queuegate.core.queue.QueueStore;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.context.SmartLifecycle;
+import org.springframework.data.domain.Range;
+import org.springframework.data.redis.connection.Limit;
+import org.springframework.data.redis.connection.stream.MapRecord;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.scheduling.TaskScheduler;
+import org.springframework.stereotype.Component;
+
+/**
+ * Relays each product's audit stream ({@code audit:{p}}, written by the scripts that change the line) to
+ * Kafka, then deletes what the broker acknowledged. One worker relays a product at a time, under a lease;
+ * if it dies between the acknowledgement and the delete, the next holder sends those changes again with the
+ * same event ids.
+ */
+@Component
+class AuditRelay implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(AuditRelay.class);
+
+    private static final RedisScript<Long> HOLD_LEASE = QueueScripts.of("hold_lease", Long.class);
+
+    private final StringRedisTemplate redis;
+
+    private final QueueStore queues;
+
+    private final KafkaTemplate<String, EntriesChanged> kafka;
+
+    private final TaskScheduler scheduler;
+
+    private final AdmissionProperties properties;
+
+    private final String workerId = UUID.randomUUID().toString();
+
+    private volatile ScheduledFuture<?> relaying;
+
+    AuditRelay(StringRedisTemplate redis, QueueStore queues, KafkaTemplate<String, EntriesChanged> kafka,
+            TaskScheduler scheduler, AdmissionProperties properties) {
+        this.redis = redis;
+        this.queues = queues;
+        this.kafka = kafka;
+        this.scheduler = scheduler;
+        this.properties = properties;
+    }
+
+    void relayAll() {
+        try {
+            for (long productId : this.queues.productIds()) {
+                relay(productId);
+            }
+        }
+        catch (RuntimeException ex) {
+            log.warn("audit relay paused, the next round tries again: {}", ex.toString());
+        }
+    }
+
+    /** @return how many changes were relayed */
+    int relay(long productId) {
+        QueueKeys keys = QueueKeys.of(productId);
+        long leaseMs = this.properties.auditInterval().toMillis() * 10;
+        Long held = this.redis.execute(HOLD_LEASE, List.of(keys.auditLease()), this.workerId, Long.toString(leaseMs));
+        if (held == null || held == 0) {
+            return 0;
+        }
+        List<MapRecord<String, Object, Object>> records = this.redis.opsForStream()
+            .range(keys.audit(), Range.unbounded(), Limit.limit().count(this.properties.auditBatch()));
+        if (records == null || records.isEmpty()) {
+            return 0;
+        }
+        List<CompletableFuture<?>> sends = new ArrayList<>(records.size());
+        for (MapRecord<String, Object, Object> record : records) {
+            sends.add(this.kafka.send(this.properties.auditTopic(), Long.toString(productId),
+                    event(productId, record)));
+        }
+        try {
+            CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+        }
+        catch (Exception ex) {
+            log.warn("audit of product {} not acknowledged by Kafka; kept for the next round: {}", productId,
+                    ex.toString());
+            return 0;
+        }
+        this.redis.opsForStream().delete(keys.audit(),
+                records.stream().map(MapRecord::getId).toArray(org.springframework.data.redis.connection.stream.RecordId[]::new));
+        return records.size();
+    }
+
+    static EntriesChanged event(long productId, MapRecord<String, Object, Object> record) {
+        Map<Object, Object> fields = record.getValue();
+        String tokens = String.valueOf(fields.getOrDefault("tokens", ""));
+        Object expiresAt = fields.get("expiresAt");
+        Object bookingId = fields.get("bookingId");
+        return new EntriesChanged(record.getId().getValue(), productId, String.valueOf(fields.get("type")),
+                tokens.isEmpty() ? List.of() : Arrays.asList(tokens.split(",")),
+                Long.parseLong(String.valueOf(fields.get("at"))),
+                expiresAt == null ? null : Long.valueOf(expiresAt.toString()),
+                bookingId == null ? null : bookingId.toString());
+    }
+
+    @Override
+    public void start() {
+        this.relaying = this.scheduler.scheduleWithFixedDelay(this::relayAll, this.properties.auditInterval());
+    }
+
+    @Override
+    public void stop() {
+        ScheduledFuture<?> current = this.relaying;
+        if (current != null) {
+            current.cancel(false);
+        }
+        this.relaying = null;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return this.relaying != null;
+    }
+}

@@ -1,0 +1,21 @@
+package io.queuegate.core.event;
+
+import java.util.List;
+
+/**
+ * Tokens of one product changed state; the audit trail of a sale, replayable in order per product. Written by
+ * the same script that made the change (to the product's Redis stream) and relayed to Kafka, so the trail
+ * holds exactly the changes that happened. Relaying is at-least-once: {@code eventId} is unique per change,
+ * so a consumer drops repeats by it. New fields may be added; none is removed or renamed.
+ *
+ * @param eventId the change's id, unique per product (the stream entry id)
+ * @param productId the product whose line changed
+ * @param type ENTERED, ADMITTED, EXPIRED, LEFT, CONSUMED or RESTORED (a booking undone)
+ * @param tokens the tokens that changed, in line order
+ * @param at epoch milliseconds of the change, by Redis' clock
+ * @param expiresAt for ADMITTED, when the entries expire; otherwise null
+ * @param bookingId for CONSUMED and RESTORED, the booking; otherwise null
+ */
+public record EntriesChanged(String eventId, long productId, String type, List<String> tokens, long at,
+        Long expiresAt, String bookingId) {
+}
