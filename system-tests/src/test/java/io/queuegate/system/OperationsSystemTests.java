@@ -72,6 +72,36 @@ class OperationsSystemTests {
     }
 
     @Test
+    void aRequestIdFollowsAnEnterIntoTheLog() {
+        this.productId = Stack.newProduct();
+        this.stack.configure(this.productId, 1, 1000, 600, true);
+        String requestId = "trace-" + java.util.UUID.randomUUID();
+        Reply entered = this.stack.send("POST", Stack.url(this.stack.ingest, "/api/v1/queues/" + this.productId
+                + "/entries"), "{\"userId\":\"traced\"}", "application/json", Map.of("X-Request-Id", requestId));
+        assertThat(entered.status()).isEqualTo(202);
+        assertThat(entered.header("X-Request-Id")).isEqualTo(requestId);
+        Reply insane = this.stack.send("GET", Stack.url(this.stack.ingest, "/actuator/health"), null, null,
+                Map.of("X-Request-Id", "bad id with spaces"));
+        assertThat(insane.header("X-Request-Id")).isNotEqualTo("bad id with spaces").hasSize(36);
+
+        try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<String, String>(Map.of(
+                "bootstrap.servers", this.stack.broker.getBrokersAsString(), "group.id",
+                "trace-" + java.util.UUID.randomUUID(), "auto.offset.reset", "earliest"),
+                new org.apache.kafka.common.serialization.StringDeserializer(),
+                new org.apache.kafka.common.serialization.StringDeserializer())) {
+            consumer.subscribe(List.of(Stack.ENTRIES_TOPIC));
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                for (var record : consumer.poll(Duration.ofMillis(200))) {
+                    if (record.key().equals(Long.toString(this.productId)) && record.value().contains(requestId)) {
+                        return true;
+                    }
+                }
+                return false;
+            });
+        }
+    }
+
+    @Test
     void everyServiceDescribesItsApi() {
         assertThat(get(this.stack.ingest, "/v3/api-docs").json().at("/paths").propertyNames())
             .contains("/api/v1/queues/{productId}/entries", "/api/v1/queues/{productId}/entries/{token}");

@@ -77,6 +77,10 @@ class EntryEventListener {
                 this.dropped.increment();
                 continue;
             }
+            if (log.isDebugEnabled()) {
+                log.debug("applying enter requestId={} product={} at {}-{}@{}", event.requestId(), event.productId(),
+                        record.topic(), record.partition(), record.offset());
+            }
             groups.computeIfAbsent(event.productId(), id -> new ArrayList<>()).add(event.token());
         }
         return groups;

@@ -1,8 +1,6 @@
 package io.queuegate.ingest.entry;
 
 import java.net.URI;
-import java.util.UUID;
-import java.util.regex.Pattern;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.core.event.EntryRequested;
@@ -15,6 +13,7 @@ import io.queuegate.core.token.EntryToken;
 import io.queuegate.core.token.TokenCodec;
 import io.queuegate.core.web.ApiException;
 import io.queuegate.core.web.ProblemCodes;
+import io.queuegate.core.web.RequestIdFilter;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -29,7 +28,6 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -38,10 +36,6 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping(path = "/api/v1/queues/{productId}/entries", produces = MediaType.APPLICATION_JSON_VALUE)
 @Tag(name = "entries", description = "Enter a product's line, poll your place, leave")
 class EntryController {
-
-    static final String REQUEST_ID_HEADER = "X-Request-Id";
-
-    private static final Pattern REQUEST_ID = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
 
     private final TokenCodec tokens;
 
@@ -73,15 +67,14 @@ class EntryController {
     @ApiResponse(responseCode = "404", description = "queue_not_found")
     @ApiResponse(responseCode = "409", description = "queue_closed")
     @ApiResponse(responseCode = "503", description = "unavailable: Kafka did not acknowledge in time; see Retry-After")
-    ResponseEntity<EntryAccepted> enter(@PathVariable long productId, @Valid @RequestBody EnterRequest request,
-            @RequestHeader(name = REQUEST_ID_HEADER, required = false) String requestId) {
+    ResponseEntity<EntryAccepted> enter(@PathVariable long productId, @Valid @RequestBody EnterRequest request) {
         EntryToken token;
         try {
             requirePositive(productId);
             this.queues.requireOpen(productId);
             token = this.tokens.issue(productId, request.userId());
-            this.publisher.publish(new EntryRequested(productId, token.value(), token.userId(), requestId(requestId),
-                    System.currentTimeMillis()));
+            this.publisher.publish(new EntryRequested(productId, token.value(), token.userId(),
+                    RequestIdFilter.current(), System.currentTimeMillis()));
         }
         catch (ApiException ex) {
             this.metrics.counter("queuegate.enters", "outcome", ex.code()).increment();
@@ -132,9 +125,5 @@ class EntryController {
         if (productId <= 0) {
             throw ApiException.invalidRequest("productId must be a positive integer.");
         }
-    }
-
-    private static String requestId(String header) {
-        return header != null && REQUEST_ID.matcher(header).matches() ? header : UUID.randomUUID().toString();
     }
 }
