@@ -1,8 +1,16 @@
 package io.queuegate.system;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import io.queuegate.system.Stack.Reply;
 import org.junit.jupiter.api.AfterEach;
@@ -69,6 +77,28 @@ class OperationsSystemTests {
         assertThat(get(this.stack.booking, "/actuator/prometheus").response().body())
             .contains("queuegate_bookings_total{outcome=\"booked\"")
             .contains("queuegate_script_seconds_count{script=\"consume_entry\"");
+
+        // The dashboard shipped in ops/ only plots series the services really export.
+        String exported = Stream.of(this.stack.ingest, this.stack.worker, this.stack.booking)
+            .map(service -> get(service, "/actuator/prometheus").response().body())
+            .collect(Collectors.joining("\n"));
+        Set<String> plotted = new TreeSet<>();
+        Matcher names = Pattern.compile("\\b((?:queuegate|kafka_consumer|http_server)_[a-z_]+)")
+            .matcher(readDashboard());
+        while (names.find()) {
+            plotted.add(names.group(1));
+        }
+        assertThat(plotted).hasSizeGreaterThan(10)
+            .allSatisfy(series -> assertThat(exported).as(series).contains(series));
+    }
+
+    private static String readDashboard() {
+        try {
+            return Files.readString(Path.of("..", "ops", "grafana", "dashboards", "queuegate.json"));
+        }
+        catch (java.io.IOException ex) {
+            throw new java.io.UncheckedIOException(ex);
+        }
     }
 
     @Test

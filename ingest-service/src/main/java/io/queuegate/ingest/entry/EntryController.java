@@ -2,6 +2,7 @@ package io.queuegate.ingest.entry;
 
 import java.net.URI;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.core.event.EntryRequested;
 import io.queuegate.core.queue.EntryRemover;
@@ -49,6 +50,8 @@ class EntryController {
 
     private final MeterRegistry metrics;
 
+    private final Counter leaves;
+
     EntryController(TokenCodec tokens, QueueDirectory queues, EntryPublisher publisher, EntryStatusReader statuses,
             EntryRemover remover, MeterRegistry metrics) {
         this.tokens = tokens;
@@ -57,6 +60,7 @@ class EntryController {
         this.statuses = statuses;
         this.remover = remover;
         this.metrics = metrics;
+        this.leaves = metrics.counter("queuegate.leaves");
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -107,7 +111,7 @@ class EntryController {
     @ApiResponse(responseCode = "204", description = "The place is gone")
     ResponseEntity<Void> leave(@PathVariable long productId, @PathVariable String token) {
         if (this.remover.remove(verify(productId, token))) {
-            this.metrics.counter("queuegate.leaves").increment();
+            this.leaves.increment();
         }
         return ResponseEntity.noContent().build();
     }
