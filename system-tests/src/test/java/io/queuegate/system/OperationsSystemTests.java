@@ -12,6 +12,8 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import io.queuegate.admission.AdmissionWorkerApplication;
+import io.queuegate.ingest.IngestApplication;
 import io.queuegate.system.Stack.Reply;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -19,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /** What an operator relies on: health with its dependencies, metrics of a sale, the API description. */
@@ -128,6 +131,22 @@ class OperationsSystemTests {
                 }
                 return false;
             });
+        }
+    }
+
+    @Test
+    void aServiceRefusesToStartWithTheDevelopmentSecretsOutsideTheDevProfile() {
+        assertThatThrownBy(() -> this.stack.start(AdmissionWorkerApplication.class,
+                AdmissionWorkerApplication.CONFIG_NAME, "queuegate.admin.token=dev-admin-token",
+                "spring.kafka.listener.auto-startup=false"))
+            .hasStackTraceContaining("ADMIN_TOKEN must be set");
+        assertThatThrownBy(() -> this.stack.start(IngestApplication.class, IngestApplication.CONFIG_NAME,
+                "queuegate.token.secret=dev-only-token-secret-change-me"))
+            .hasStackTraceContaining("QUEUE_TOKEN_SECRET must be set");
+        try (ConfigurableApplicationContext dev = this.stack.start(IngestApplication.class,
+                IngestApplication.CONFIG_NAME, "queuegate.token.secret=dev-only-token-secret-change-me",
+                "spring.profiles.active=dev")) {
+            assertThat(dev.isRunning()).isTrue();
         }
     }
 
