@@ -37,6 +37,12 @@ class ConsumeEntryScriptTests extends GateRedisTestSupport {
         assertThat(bookings()).containsExactly(Map.entry(this.product + "-b1", "{\"booking\":1}"));
         assertThat(stat("consumedTotal")).isEqualTo(1);
         assertThat(stat("expiredTotal")).isZero();
+        assertThat(audit()).singleElement().satisfies((change) -> assertThat(change)
+            .containsEntry("type", "CONSUMED")
+            .containsEntry("tokens", token)
+            .containsEntry("at", Long.toString(NOW))
+            .containsEntry("bookingId", this.product + "-b1")
+            .containsEntry("quantity", "2"));
     }
 
     @Test
@@ -76,6 +82,10 @@ class ConsumeEntryScriptTests extends GateRedisTestSupport {
         assertThat(bookings()).isEmpty();
         assertThat(stat("expiredTotal")).isEqualTo(1);
         assertThat(stat("consumedTotal")).isZero();
+        assertThat(audit()).singleElement().satisfies((change) -> assertThat(change)
+            .containsEntry("type", "EXPIRED")
+            .containsEntry("tokens", token)
+            .containsEntry("at", Long.toString(NOW)));
     }
 
     @Test
@@ -101,6 +111,7 @@ class ConsumeEntryScriptTests extends GateRedisTestSupport {
         assertThat(stockValue()).isEqualTo("5");
         assertThat(bookings()).isEmpty();
         assertThat(stats()).isEmpty();
+        assertThat(audit()).isEmpty();
     }
 
     @Test
@@ -116,6 +127,7 @@ class ConsumeEntryScriptTests extends GateRedisTestSupport {
         assertThat(stockValue()).isEqualTo("1");
         assertThat(bookings()).isEmpty();
         assertThat(stats()).isEmpty();
+        assertThat(audit()).isEmpty();
 
         // through the wrapper: 409 sold_out, and a smaller quantity still goes through with the same token
         assertThatExceptionOfType(GateRejectedException.class)
@@ -143,6 +155,7 @@ class ConsumeEntryScriptTests extends GateRedisTestSupport {
         assertThat(entryScore(token)).isEqualTo((double) EXPIRES);
         assertThat(bookings()).isEmpty();
         assertThat(stats()).isEmpty();
+        assertThat(audit()).isEmpty();
     }
 
     @Test
@@ -160,14 +173,19 @@ class ConsumeEntryScriptTests extends GateRedisTestSupport {
         assertThat(entryScore(token)).isEqualTo((double) EXPIRES);
         assertThat(bookings()).isEmpty();
         assertThat(stat("consumedTotal")).isZero();
+        assertThat(audit()).extracting((change) -> change.get("type")).containsExactly("CONSUMED", "RESTORED");
+        assertThat(audit().getLast()).containsEntry("tokens", token)
+            .containsEntry("bookingId", reservation.bookingId());
 
         Map<String, Double> entries = entries();
         Map<Object, Object> stats = stats();
+        List<Map<Object, Object>> audit = audit();
         assertThat(this.gate.release(reservation)).isFalse();
         assertThat(stockValue()).isEqualTo("10");
         assertThat(entries()).isEqualTo(entries);
         assertThat(bookings()).isEmpty();
         assertThat(stats()).isEqualTo(stats);
+        assertThat(audit()).isEqualTo(audit);
 
         // the token is usable again
         Reservation again = this.gate.reserve(this.product, token, 1, NOW);
@@ -201,13 +219,15 @@ class ConsumeEntryScriptTests extends GateRedisTestSupport {
         assertThat(stockValue()).isEqualTo("4");
         assertThat(entries()).isEmpty();
         assertThat(stats()).isEmpty();
+        assertThat(audit()).isEmpty();
     }
 
     @SuppressWarnings("unchecked")
     private List<String> consume(String token, int quantity, long now, String bookingId, String record) {
         List<Object> reply = redis.execute(CONSUME,
-                List.of(this.keys.entry(), this.keys.stock(), this.keys.bookings(), this.keys.stats(), this.keys.audit()), token,
-                Integer.toString(quantity), Long.toString(now), bookingId, record);
+                List.of(this.keys.entry(), this.keys.stock(), this.keys.bookings(), this.keys.stats(),
+                        this.keys.audit()),
+                token, Integer.toString(quantity), Long.toString(now), bookingId, record);
         assertThat(reply).isNotNull();
         return reply.stream().map(String::valueOf).toList();
     }

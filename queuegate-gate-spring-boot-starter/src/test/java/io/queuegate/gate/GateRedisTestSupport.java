@@ -1,6 +1,7 @@
 package io.queuegate.gate;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
@@ -13,8 +14,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.data.domain.Range;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.stream.MapRecord;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.ZSetOperations.TypedTuple;
 
@@ -117,6 +120,13 @@ abstract class GateRedisTestSupport {
 
     Map<Object, Object> stats() {
         return redis.opsForHash().entries(this.keys.stats());
+    }
+
+    /** The product's audit trail, oldest first: each entry's fields. */
+    List<Map<Object, Object>> audit() {
+        List<MapRecord<String, Object, Object>> records = redis.opsForStream().range(this.keys.audit(),
+                Range.unbounded());
+        return records == null ? List.of() : records.stream().map(MapRecord::getValue).toList();
     }
 
     long stat(String field) {

@@ -1,0 +1,193 @@
+package io.queuegate.admission;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import io.queuegate.core.event.EntryRequested;
+import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.core.token.TokenCodec;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Enter events from the log become the products' lines, in log order, once each, skipping what is not genuine. */
+class EntryEventListenerTests extends WorkerTestSupport {
+
+    private static final Duration APPLIED = Duration.ofSeconds(30);
+
+    @Value("${spring.embedded.kafka.brokers}")
+    String brokers;
+
+    @Autowired
+    TokenCodec codec;
+
+    private final List<Future<RecordMetadata>> sent = new ArrayList<>();
+
+    private KafkaProducer<String, String> producer;
+
+    @BeforeEach
+    void openProducer() {
+        Properties config = new Properties();
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, this.brokers);
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        config.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        this.producer = new KafkaProducer<>(config, new StringSerializer(), new StringSerializer());
+    }
+
+    @AfterEach
+    void closeProducer() {
+        this.producer.close(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void oneProductsEventsEnterTheLineInLogOrder() throws Exception {
+        long product = newProduct();
+        List<String> tokens = issue(product, "u", 1_000);
+
+        tokens.forEach((token) -> send(product, event(product, token)));
+        flush();
+
+        await().atMost(APPLIED).until(() -> this.redis.opsForZSet().zCard(QueueKeys.of(product).waiting()) >= 1_000);
+        assertThat(waiting(product)).containsExactlyElementsOf(tokens);
+        Map<String, Double> scores = waitingScores(product);
+        for (int i = 0; i < tokens.size(); i++) {
+            assertThat(scores.get(tokens.get(i))).as("score of #%d", i).isEqualTo(i + 1.0);
+        }
+        assertThat(stat(product, "enteredTotal")).isEqualTo(1_000);
+        assertThat(this.redis.opsForHash().size(QueueKeys.of(product).members())).isEqualTo(1_000);
+    }
+
+    @Test
+    void interleavedProductsEachKeepTheirOwnOrder() throws Exception {
+        long[] products = { newProduct(), newProduct(), newProduct() };
+        Map<Long, List<String>> tokens = new LinkedHashMap<>();
+        for (long product : products) {
+            tokens.put(product, issue(product, "i", 300));
+        }
+
+        for (int i = 0; i < 300; i++) {
+            for (long product : products) {
+                send(product, event(product, tokens.get(product).get(i)));
+            }
+        }
+        flush();
+
+        for (long product : products) {
+            await().atMost(APPLIED)
+                .until(() -> this.redis.opsForZSet().zCard(QueueKeys.of(product).waiting()) >= 300);
+            assertThat(waiting(product)).as("line of %d", product).containsExactlyElementsOf(tokens.get(product));
+        }
+    }
+
+    @Test
+    void aRedeliveredBatchChangesNobodysPlace() throws Exception {
+        long product = newProduct();
+        List<String> tokens = issue(product, "r", 1_000);
+        tokens.forEach((token) -> send(product, event(product, token)));
+        flush();
+        await().atMost(APPLIED).until(() -> this.redis.opsForZSet().zCard(QueueKeys.of(product).waiting()) >= 1_000);
+        Map<String, Double> scoresBefore = waitingScores(product);
+        Map<Object, Object> membersBefore = this.redis.opsForHash().entries(QueueKeys.of(product).members());
+        assertThat(scoresBefore).hasSize(1_000);
+
+        // the same events again, then one new event behind them in the same partition
+        tokens.forEach((token) -> send(product, event(product, token)));
+        String sentinel = this.codec.issue(product, "sentinel").value();
+        send(product, event(product, sentinel));
+        flush();
+        await().atMost(APPLIED).until(() -> this.redis.opsForZSet().score(QueueKeys.of(product).waiting(),
+                sentinel) != null);
+
+        Map<String, Double> scoresAfter = waitingScores(product);
+        assertThat(scoresAfter).hasSize(1_001).containsEntry(sentinel, 1_001.0);
+        scoresAfter.remove(sentinel);
+        assertThat(scoresAfter).containsExactlyEntriesOf(scoresBefore);
+        Map<Object, Object> membersAfter = this.redis.opsForHash().entries(QueueKeys.of(product).members());
+        assertThat(membersAfter).hasSize(1_001).containsEntry(sentinel, "1001");
+        membersAfter.remove(sentinel);
+        assertThat(membersAfter).isEqualTo(membersBefore);
+        assertThat(stat(product, "enteredTotal")).isEqualTo(1_001);
+        assertThat(stat(product, "seq")).isEqualTo(1_001);
+    }
+
+    @Test
+    void forgedAndUnreadableEventsAreSkippedAndTheLineGoesOn() throws Exception {
+        long product = newProduct();
+        long other = newProduct();
+        String first = this.codec.issue(product, "first").value();
+        String forged = new TokenCodec("not-this-deployments-secret-0123").issue(product, "forger").value();
+        String foreign = this.codec.issue(other, "foreigner").value();
+        String last = this.codec.issue(product, "last").value();
+
+        send(product, event(product, first));
+        send(product, event(product, forged));
+        send(product, event(product, foreign));
+        send(product, "{\"productId\": " + product + ", \"token\": ");
+        send(product, "not json at all");
+        send(product, "{}");
+        send(product, "[1,2,3]");
+        send(product, event(product, "garbage-token"));
+        send(product, event(product, last));
+        flush();
+
+        await().atMost(APPLIED).until(() -> this.redis.opsForZSet().score(QueueKeys.of(product).waiting(),
+                last) != null);
+        assertThat(waitingScores(product)).containsExactly(Map.entry(first, 1.0), Map.entry(last, 2.0));
+        assertThat(this.redis.opsForHash().keys(QueueKeys.of(product).members())).containsExactlyInAnyOrder(first,
+                last);
+        assertThat(this.redis.countExistingKeys(QueueKeys.of(other).all())).isZero();
+
+        // and the listener still takes new events afterwards
+        String later = this.codec.issue(product, "later").value();
+        send(product, event(product, later));
+        flush();
+        await().atMost(APPLIED).until(() -> this.redis.opsForZSet().score(QueueKeys.of(product).waiting(),
+                later) != null);
+        assertThat(waiting(product)).containsExactly(first, last, later);
+    }
+
+    private List<String> issue(long product, String prefix, int count) {
+        List<String> tokens = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            tokens.add(this.codec.issue(product, "%s-%05d".formatted(prefix, i)).value());
+        }
+        return tokens;
+    }
+
+    private static String event(long product, String token) {
+        return JsonMapper.shared().writeValueAsString(new EntryRequested(product, token, "user", "req-1",
+                System.currentTimeMillis()));
+    }
+
+    private void send(long product, String json) {
+        this.sent.add(this.producer.send(new ProducerRecord<>(ENTRIES_TOPIC, Long.toString(product), json)));
+    }
+
+    /** Waits until the broker acknowledged everything sent so far. */
+    private void flush() throws Exception {
+        this.producer.flush();
+        for (Future<RecordMetadata> future : this.sent) {
+            future.get(10, TimeUnit.SECONDS);
+        }
+        this.sent.clear();
+    }
+}

@@ -1,0 +1,154 @@
+package io.queuegate.admission;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.core.queue.QueueSettings;
+import io.queuegate.core.queue.QueueStore;
+import io.queuegate.core.queue.WaitingLine;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.core.RedisOperations;
+import org.springframework.data.redis.core.SessionCallback;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Two more workers, each a whole application context, tick the same queue every 5 ms. Capacity is one atomic
+ * script's business, so however they interleave the entry set never holds more than maxActive tokens, and no
+ * token is lost or held twice.
+ */
+class TwoWorkersRaceTests extends WorkerTestSupport {
+
+    private static final int MAX_ACTIVE = 20;
+
+    private static final int TOKENS = 3_000;
+
+    private static final long RUN_MILLIS = 5_000;
+
+    @Value("${spring.embedded.kafka.brokers}")
+    String brokers;
+
+    private final List<ConfigurableApplicationContext> workers = new ArrayList<>();
+
+    @AfterEach
+    void stopWorkers() {
+        this.workers.forEach(ConfigurableApplicationContext::close);
+    }
+
+    @Test
+    void twoTickingWorkersNeverExceedCapacityNorLoseAToken() throws Exception {
+        long product = newProduct();
+        QueueKeys keys = QueueKeys.of(product);
+        this.workers.add(startWorker());
+        this.workers.add(startWorker());
+
+        List<String> all = new ArrayList<>(TOKENS);
+        for (int i = 0; i < TOKENS; i++) {
+            all.add("race-%05d".formatted(i));
+        }
+        new WaitingLine(this.redis).append(product, all);
+        // registering the queue is what makes the workers tick it
+        new QueueStore(this.redis).save(product, new QueueSettings(MAX_ACTIVE, 1_000, 1, true));
+
+        long samples = 0;
+        long maxSeen = 0;
+        long deadline = System.currentTimeMillis() + RUN_MILLIS;
+        while (System.currentTimeMillis() < deadline) {
+            // every member counts, including entries whose time ran out but were not removed yet
+            long active = this.redis.opsForZSet().zCard(keys.entry());
+            maxSeen = Math.max(maxSeen, active);
+            samples++;
+        }
+
+        // stop all admission for the product, then read its state in one transaction
+        this.redis.opsForSet().remove(QueueKeys.REGISTRY, Long.toString(product));
+        this.workers.forEach(ConfigurableApplicationContext::close);
+        this.workers.clear();
+        List<Object> snapshot = snapshot(keys);
+        List<String> waiting = strings(snapshot.get(0));
+        Set<String> entry = new HashSet<>(strings(snapshot.get(1)));
+        @SuppressWarnings("unchecked")
+        Set<String> members = new HashSet<>(((Map<String, String>) snapshot.get(2)).keySet());
+        @SuppressWarnings("unchecked")
+        Map<String, String> stats = (Map<String, String>) snapshot.get(3);
+        long admittedTotal = Long.parseLong(stats.getOrDefault("admittedTotal", "0"));
+        long expiredTotal = Long.parseLong(stats.getOrDefault("expiredTotal", "0"));
+
+        assertThat(samples).as("samples of ZCARD").isGreaterThan(100);
+        assertThat(maxSeen).as("most entries seen at once").isLessThanOrEqualTo(MAX_ACTIVE);
+        // the workers did move the line: full capacity reached, and entries expired and were replaced
+        assertThat(maxSeen).isEqualTo(MAX_ACTIVE);
+        assertThat(admittedTotal).isGreaterThanOrEqualTo(2L * MAX_ACTIVE);
+        assertThat(entry).hasSizeLessThanOrEqualTo(MAX_ACTIVE);
+
+        assertThat(members).containsExactlyInAnyOrderElementsOf(all);
+        assertThat(waiting).doesNotHaveDuplicates();
+        Set<String> both = new HashSet<>(waiting);
+        both.retainAll(entry);
+        assertThat(both).as("waiting ∩ entry").isEmpty();
+        Set<String> gone = new HashSet<>(members);
+        gone.removeAll(waiting);
+        gone.removeAll(entry);
+        Set<String> waitingSet = new HashSet<>(waiting);
+        for (String token : all) {
+            int places = (waitingSet.contains(token) ? 1 : 0) + (entry.contains(token) ? 1 : 0)
+                    + (gone.contains(token) ? 1 : 0);
+            assertThat(places).as("places of %s", token).isEqualTo(1);
+        }
+        assertThat(admittedTotal).isEqualTo(TOKENS - waiting.size());
+        // nothing consumes entries here, so every admitted token either still holds one or expired
+        assertThat(admittedTotal).isEqualTo(expiredTotal + entry.size());
+        // admission takes the head of the line: what is left is the tail, still in order
+        assertThat(waiting).containsExactlyElementsOf(all.subList(TOKENS - waiting.size(), TOKENS));
+        Set<String> head = new HashSet<>(all.subList(0, TOKENS - waiting.size()));
+        Set<String> admittedOnes = new HashSet<>(entry);
+        admittedOnes.addAll(gone);
+        assertThat(admittedOnes).isEqualTo(head);
+    }
+
+    private ConfigurableApplicationContext startWorker() {
+        ConfigurableApplicationContext worker = new SpringApplicationBuilder(AdmissionWorkerApplication.class)
+            .initializers(new WithoutAuditRelay())
+            .run(
+                "--spring.config.name=" + AdmissionWorkerApplication.CONFIG_NAME,
+                "--server.port=0",
+                "--spring.main.banner-mode=off",
+                "--spring.kafka.bootstrap-servers=" + this.brokers,
+                "--spring.kafka.listener.auto-startup=false",
+                "--queuegate.admission.tick-interval=5ms",
+                "--queuegate.token.secret=" + TOKEN_SECRET,
+                "--queuegate.admin.token=" + ADMIN_TOKEN);
+        assertThat(WithoutAuditRelay.hasRelay(worker)).isFalse();
+        return worker;
+    }
+
+    private List<Object> snapshot(QueueKeys keys) {
+        return this.redis.execute(new SessionCallback<>() {
+            @Override
+            @SuppressWarnings({ "unchecked", "rawtypes" })
+            public List<Object> execute(RedisOperations operations) throws DataAccessException {
+                operations.multi();
+                operations.opsForZSet().range(keys.waiting(), 0, -1);
+                operations.opsForZSet().range(keys.entry(), 0, -1);
+                operations.opsForHash().entries(keys.members());
+                operations.opsForHash().entries(keys.stats());
+                return operations.exec();
+            }
+        });
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> strings(Object set) {
+        return new ArrayList<>((java.util.Collection<String>) set);
+    }
+}

@@ -1,0 +1,98 @@
+package io.queuegate.admission;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+
+import io.queuegate.core.queue.QueueKeys;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.ContextConfiguration;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.ZSetOperations.TypedTuple;
+import org.springframework.kafka.test.context.EmbeddedKafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The admission worker as it runs, against an embedded KRaft broker and the real, shared Redis on 127.0.0.1:6379.
+ * Every test uses random product ids and deletes their keys afterwards. The worker ticks once at start and then
+ * not for an hour, so this context never admits from other runs' queues while the tests run; and it has no audit
+ * relay (see {@link WithoutAuditRelay}).
+ */
+@SpringBootTest(properties = {
+        "spring.config.name=" + AdmissionWorkerApplication.CONFIG_NAME,
+        "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}",
+        "queuegate.token.secret=" + WorkerTestSupport.TOKEN_SECRET,
+        "queuegate.admin.token=" + WorkerTestSupport.ADMIN_TOKEN,
+        "queuegate.admission.tick-interval=1h" })
+@ContextConfiguration(initializers = WithoutAuditRelay.class)
+@EmbeddedKafka(partitions = 12, topics = WorkerTestSupport.ENTRIES_TOPIC)
+abstract class WorkerTestSupport {
+
+    static final String TOKEN_SECRET = "worker-test-token-secret-0123456789";
+
+    static final String ADMIN_TOKEN = "worker-test-admin-token";
+
+    static final String ENTRIES_TOPIC = "queuegate.entries";
+
+    @Autowired
+    StringRedisTemplate redis;
+
+    @Autowired
+    ConfigurableApplicationContext context;
+
+    private final List<Long> products = new ArrayList<>();
+
+    @BeforeEach
+    void noAuditRelay() {
+        assertThat(WithoutAuditRelay.hasRelay(this.context)).isFalse();
+    }
+
+    /** A random product id none of whose keys exist; its keys are deleted after the test. */
+    long newProduct() {
+        while (true) {
+            long candidate = ThreadLocalRandom.current().nextLong(1_000_000_000L, 9_000_000_000L);
+            if (this.redis.countExistingKeys(QueueKeys.of(candidate).all()) == 0 && !this.products.contains(candidate)) {
+                this.products.add(candidate);
+                return candidate;
+            }
+        }
+    }
+
+    @AfterEach
+    void forgetProducts() {
+        for (long product : this.products) {
+            this.redis.opsForSet().remove(QueueKeys.REGISTRY, Long.toString(product));
+            this.redis.delete(QueueKeys.of(product).all());
+        }
+        this.products.clear();
+    }
+
+    List<String> waiting(long product) {
+        Set<String> members = this.redis.opsForZSet().range(QueueKeys.of(product).waiting(), 0, -1);
+        return members == null ? List.of() : List.copyOf(members);
+    }
+
+    Map<String, Double> waitingScores(long product) {
+        Set<TypedTuple<String>> tuples = this.redis.opsForZSet()
+            .rangeWithScores(QueueKeys.of(product).waiting(), 0, -1);
+        Map<String, Double> scores = new LinkedHashMap<>();
+        if (tuples != null) {
+            tuples.forEach((tuple) -> scores.put(tuple.getValue(), tuple.getScore()));
+        }
+        return scores;
+    }
+
+    long stat(long product, String field) {
+        Object value = this.redis.opsForHash().get(QueueKeys.of(product).stats(), field);
+        return value == null ? 0 : Long.parseLong(value.toString());
+    }
+}

@@ -1,0 +1,232 @@
+package io.queuegate.ingest.entry;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ThreadLocalRandom;
+
+import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.core.token.EntryToken;
+import io.queuegate.core.token.TokenCodec;
+import io.queuegate.ingest.IngestApplication;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.kafka.test.context.EmbeddedKafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * An enter answers 202 only for an event the log holds, writes nothing for a bad request, and answers 503 quickly
+ * when the log cannot be reached. Runs against an embedded KRaft broker and the real, shared Redis.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
+        "spring.config.name=" + IngestApplication.CONFIG_NAME,
+        "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}",
+        "queuegate.token.secret=" + EnterPublishingTests.TOKEN_SECRET,
+        "queuegate.admin.token=ingest-test-admin-token" })
+@EmbeddedKafka(partitions = 12, topics = EnterPublishingTests.TOPIC)
+class EnterPublishingTests {
+
+    static final String TOKEN_SECRET = "ingest-test-token-secret-0123456789";
+
+    static final String TOPIC = "queuegate.entries";
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @LocalServerPort
+    int port;
+
+    @Value("${spring.embedded.kafka.brokers}")
+    String brokers;
+
+    @Autowired
+    StringRedisTemplate redis;
+
+    private long product;
+
+    @BeforeEach
+    void openQueue() {
+        do {
+            this.product = ThreadLocalRandom.current().nextLong(1_000_000_000L, 9_000_000_000L);
+        }
+        while (this.redis.countExistingKeys(QueueKeys.of(this.product).all()) > 0);
+        // the settings alone, not registered: no admission worker anywhere picks this queue up
+        this.redis.opsForHash().putAll(QueueKeys.of(this.product).settings(), Map.of("maxActive", "10",
+                "admitPerSecond", "10", "entryTtlSeconds", "60", "open", "true"));
+    }
+
+    @AfterEach
+    void deleteQueue() {
+        this.redis.delete(QueueKeys.of(this.product).all());
+    }
+
+    @Test
+    void anAcceptedEnterIsInTheLogKeyedByProductWithTheSameToken() {
+        HttpResponse<String> response = enter(this.port, "{\"userId\":\"alice\"}", Map.of("X-Request-Id", "req-42"));
+
+        assertThat(response.statusCode()).isEqualTo(202);
+        JsonNode body = JsonMapper.shared().readTree(response.body());
+        String token = body.get("token").asString();
+        assertThat(body.get("productId").asLong()).isEqualTo(this.product);
+        assertThat(body.get("status").asString()).isEqualTo("PENDING");
+        assertThat(response.headers().firstValue("Location"))
+            .hasValue("/api/v1/queues/" + this.product + "/entries/" + token);
+        assertThat(new TokenCodec(TOKEN_SECRET).verify(token)).map(EntryToken::userId).hasValue("alice");
+
+        List<ConsumerRecord<String, String>> records = recordsOfProduct();
+        assertThat(records).hasSize(1);
+        ConsumerRecord<String, String> record = records.getFirst();
+        assertThat(record.key()).isEqualTo(Long.toString(this.product));
+        JsonNode event = JsonMapper.shared().readTree(record.value());
+        assertThat(event.get("productId").asLong()).isEqualTo(this.product);
+        assertThat(event.get("token").asString()).isEqualTo(token);
+        assertThat(event.get("userId").asString()).isEqualTo("alice");
+        assertThat(event.get("requestId").asString()).isEqualTo("req-42");
+        assertThat(event.get("requestedAt").asLong()).isPositive();
+
+        // entering again gives the same token; the line applies the second event as a no-op
+        HttpResponse<String> again = enter(this.port, "{\"userId\":\"alice\"}", Map.of());
+        assertThat(again.statusCode()).isEqualTo(202);
+        assertThat(JsonMapper.shared().readTree(again.body()).get("token").asString()).isEqualTo(token);
+        List<ConsumerRecord<String, String>> both = recordsOfProduct();
+        assertThat(both).hasSize(2);
+        assertThat(both).allSatisfy((r) -> assertThat(JsonMapper.shared().readTree(r.value()).get("token")
+            .asString()).isEqualTo(token));
+        assertThat(both.get(0).partition()).isEqualTo(both.get(1).partition());
+    }
+
+    @Test
+    void aBadRequestWritesNothingToTheLog() {
+        String[] bad = { "{\"userId\":\"\"}", "{\"userId\":\"   \"}", "{\"userId\":\"" + "a".repeat(65) + "\"}",
+                "{\"userId\":\"has space\"}", "{\"userId\":null}", "{}", "{\"userId\":", "not json" };
+        for (String body : bad) {
+            HttpResponse<String> response = enter(this.port, body, Map.of());
+            assertThat(response.statusCode()).as(body).isEqualTo(400);
+            assertThat(JsonMapper.shared().readTree(response.body()).get("code").asString()).as(body)
+                .isEqualTo("invalid_request");
+        }
+
+        // the longest valid id is accepted, and its event is the only one of this product in the log
+        String longest = "b".repeat(64);
+        HttpResponse<String> valid = enter(this.port, "{\"userId\":\"" + longest + "\"}", Map.of());
+        assertThat(valid.statusCode()).isEqualTo(202);
+        String token = JsonMapper.shared().readTree(valid.body()).get("token").asString();
+
+        List<ConsumerRecord<String, String>> records = recordsOfProduct();
+        assertThat(records).hasSize(1);
+        JsonNode event = JsonMapper.shared().readTree(records.getFirst().value());
+        assertThat(event.get("token").asString()).isEqualTo(token);
+        assertThat(event.get("userId").asString()).isEqualTo(longest);
+    }
+
+    @Test
+    void anUnreachableLogAnswers503WithRetryAfterWithinThreeSeconds() {
+        ConfigurableApplicationContext unreachable = new SpringApplicationBuilder(IngestApplication.class).run(
+                "--spring.config.name=" + IngestApplication.CONFIG_NAME,
+                "--server.port=0",
+                "--spring.main.banner-mode=off",
+                "--spring.kafka.bootstrap-servers=127.0.0.1:1",
+                "--spring.kafka.admin.auto-create=false",
+                "--queuegate.token.secret=" + TOKEN_SECRET);
+        try {
+            int port = ((WebServerApplicationContext) unreachable).getWebServer().getPort();
+            // warm the web stack up, so that only the publish is timed
+            HttpResponse<String> warmup = send(HttpRequest.newBuilder(URI.create(
+                    "http://127.0.0.1:" + port + "/api/v1/queues/" + this.product + "/entries/not-a-token")).GET());
+            assertThat(warmup.statusCode()).isEqualTo(400);
+
+            for (int attempt = 0; attempt < 2; attempt++) {
+                long started = System.nanoTime();
+                HttpResponse<String> response = enter(port, "{\"userId\":\"bob-" + attempt + "\"}", Map.of());
+                Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+                assertThat(response.statusCode()).as("attempt %d", attempt).isEqualTo(503);
+                assertThat(took).as("attempt %d", attempt).isLessThan(Duration.ofSeconds(3));
+                assertThat(response.headers().firstValue("Retry-After")).hasValueSatisfying(
+                        (value) -> assertThat(Long.parseLong(value)).isPositive());
+                assertThat(JsonMapper.shared().readTree(response.body()).get("code").asString())
+                    .isEqualTo("unavailable");
+            }
+        }
+        finally {
+            unreachable.close();
+        }
+        // nothing reached the real log either
+        assertThat(recordsOfProduct()).isEmpty();
+    }
+
+    private HttpResponse<String> enter(int port, String body, Map<String, String> headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + port + "/api/v1/queues/" + this.product + "/entries"))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body));
+        headers.forEach(request::header);
+        return send(request);
+    }
+
+    private static HttpResponse<String> send(HttpRequest.Builder request) {
+        try {
+            return HTTP.send(request.timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+        }
+        catch (IOException ex) {
+            throw new IllegalStateException(ex);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    /** Every record of this test's product, read from the start of every partition to its current end. */
+    private List<ConsumerRecord<String, String>> recordsOfProduct() {
+        Properties config = new Properties();
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, this.brokers);
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
+                new StringDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(TOPIC, Duration.ofSeconds(10)).stream()
+                .map((info) -> new TopicPartition(TOPIC, info.partition()))
+                .toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, Duration.ofSeconds(10));
+            List<ConsumerRecord<String, String>> records = new ArrayList<>();
+            long deadline = System.currentTimeMillis() + 20_000;
+            while (partitions.stream().anyMatch((p) -> consumer.position(p) < end.get(p))) {
+                assertThat(System.currentTimeMillis()).as("read the topic to its end in time").isLessThan(deadline);
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (Long.toString(this.product).equals(record.key())) {
+                        records.add(record);
+                    }
+                }
+            }
+            return records;
+        }
+    }
+}
