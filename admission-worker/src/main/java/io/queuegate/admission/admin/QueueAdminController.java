@@ -5,6 +5,7 @@ import io.queuegate.core.queue.QueueStore;
 import io.queuegate.core.queue.QueueView;
 import io.queuegate.core.web.ApiException;
 import io.queuegate.core.web.ProblemCodes;
+import io.queuegate.core.web.ProductIds;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
@@ -40,7 +41,7 @@ class QueueAdminController {
     @ApiResponse(responseCode = "400", description = "invalid_request: every number must be at least 1")
     @ApiResponse(responseCode = "401", description = "unauthorized")
     QueueSettings put(@PathVariable long productId, @Valid @RequestBody QueueSettings settings) {
-        requirePositive(productId);
+        ProductIds.requirePositive(productId);
         this.store.save(productId, settings);
         return settings;
     }
@@ -50,7 +51,7 @@ class QueueAdminController {
     @ApiResponse(responseCode = "200", description = "Settings with waiting, active and admittedTotal")
     @ApiResponse(responseCode = "404", description = "queue_not_found")
     QueueResponse get(@PathVariable long productId) {
-        requirePositive(productId);
+        ProductIds.requirePositive(productId);
         QueueView view = this.store.find(productId)
             .orElseThrow(() -> new ApiException(HttpStatus.NOT_FOUND, ProblemCodes.QUEUE_NOT_FOUND,
                     "No queue is configured for product " + productId + "."));
@@ -59,11 +60,6 @@ class QueueAdminController {
                 settings.entryTtlSeconds(), settings.open(), view.waiting(), view.active(), view.admittedTotal());
     }
 
-    private static void requirePositive(long productId) {
-        if (productId <= 0) {
-            throw ApiException.invalidRequest("productId must be a positive integer.");
-        }
-    }
 
     record QueueResponse(long productId, int maxActive, int admitPerSecond, int entryTtlSeconds, boolean open,
             long waiting, long active, long admittedTotal) {

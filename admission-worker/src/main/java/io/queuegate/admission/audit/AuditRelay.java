@@ -6,10 +6,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.queuegate.admission.config.AdmissionProperties;
+import io.queuegate.admission.schedule.PeriodicTask;
 import io.queuegate.core.event.EntriesChanged;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.queue.QueueScripts;
@@ -18,7 +18,6 @@ import io.queuegate.core.queue.QueueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.context.SmartLifecycle;
 import org.springframework.data.domain.Range;
 import org.springframework.data.redis.connection.Limit;
 import org.springframework.data.redis.connection.stream.MapRecord;
@@ -35,7 +34,7 @@ import org.springframework.stereotype.Component;
  * same event ids.
  */
 @Component
-class AuditRelay implements SmartLifecycle {
+class AuditRelay extends PeriodicTask {
 
     private static final Logger log = LoggerFactory.getLogger(AuditRelay.class);
 
@@ -47,24 +46,21 @@ class AuditRelay implements SmartLifecycle {
 
     private final KafkaTemplate<String, EntriesChanged> kafka;
 
-    private final TaskScheduler scheduler;
-
     private final AdmissionProperties properties;
 
     private final String workerId = UUID.randomUUID().toString();
 
-    private volatile ScheduledFuture<?> relaying;
-
     AuditRelay(StringRedisTemplate redis, QueueStore queues, KafkaTemplate<String, EntriesChanged> kafka,
             TaskScheduler scheduler, AdmissionProperties properties) {
+        super(scheduler, properties.auditInterval());
         this.redis = redis;
         this.queues = queues;
         this.kafka = kafka;
-        this.scheduler = scheduler;
         this.properties = properties;
     }
 
-    void relayAll() {
+    @Override
+    protected void runOnce() {
         try {
             for (long productId : this.queues.productIds()) {
                 relay(productId);
@@ -118,22 +114,4 @@ class AuditRelay implements SmartLifecycle {
                 bookingId == null ? null : bookingId.toString());
     }
 
-    @Override
-    public void start() {
-        this.relaying = this.scheduler.scheduleWithFixedDelay(this::relayAll, this.properties.auditInterval());
-    }
-
-    @Override
-    public void stop() {
-        ScheduledFuture<?> current = this.relaying;
-        if (current != null) {
-            current.cancel(false);
-        }
-        this.relaying = null;
-    }
-
-    @Override
-    public boolean isRunning() {
-        return this.relaying != null;
-    }
 }

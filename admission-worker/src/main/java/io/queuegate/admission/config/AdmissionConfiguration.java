@@ -1,8 +1,7 @@
 package io.queuegate.admission.config;
 
-import io.queuegate.core.QueueCoreConfiguration;
+import io.queuegate.core.web.AdminAccess;
 import io.queuegate.core.web.AdminProperties;
-import io.queuegate.core.web.AdminTokenInterceptor;
 import io.queuegate.core.web.ApiWebConfiguration;
 
 import org.apache.kafka.clients.admin.NewTopic;
@@ -14,25 +13,16 @@ import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.kafka.config.TopicBuilder;
 import org.springframework.scheduling.annotation.EnableScheduling;
-import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
-import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 @Configuration(proxyBeanMethods = false)
 @EnableScheduling
 @EnableConfigurationProperties(AdminProperties.class)
 @Import(ApiWebConfiguration.class)
-class AdmissionConfiguration implements WebMvcConfigurer {
+class AdmissionConfiguration {
 
-    private final AdminTokenInterceptor adminTokens;
-
-    AdmissionConfiguration(AdminProperties admin, Environment environment) {
-        QueueCoreConfiguration.requireRealSecret(admin.token(), AdminProperties.DEV_TOKEN, "ADMIN_TOKEN", environment);
-        this.adminTokens = new AdminTokenInterceptor(admin.token());
-    }
-
-    @Override
-    public void addInterceptors(InterceptorRegistry registry) {
-        registry.addInterceptor(this.adminTokens).addPathPatterns("/api/v1/queues/**");
+    @Bean
+    AdminAccess adminAccess(AdminProperties admin, Environment environment) {
+        return new AdminAccess(admin, environment, "/api/v1/queues/**");
     }
 
     @Bean

@@ -2,13 +2,13 @@ package io.queuegate.admission.tick;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ScheduledFuture;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.queuegate.admission.config.AdmissionProperties;
+import io.queuegate.admission.schedule.PeriodicTask;
 import io.queuegate.core.queue.Admission;
 import io.queuegate.core.queue.AdmissionResult;
 import io.queuegate.core.queue.QueueStore;
@@ -17,7 +17,6 @@ import io.queuegate.core.queue.ScriptTime;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.context.SmartLifecycle;
 import org.springframework.scheduling.TaskScheduler;
 import org.springframework.stereotype.Component;
 
@@ -26,15 +25,13 @@ import org.springframework.stereotype.Component;
  * workers may tick at once; they share the queue's rate bucket and never exceed its capacity.
  */
 @Component
-class AdmissionTicker implements SmartLifecycle {
+class AdmissionTicker extends PeriodicTask {
 
     private static final Logger log = LoggerFactory.getLogger(AdmissionTicker.class);
 
     private final QueueStore queues;
 
     private final Admission admission;
-
-    private final TaskScheduler scheduler;
 
     private final AdmissionProperties properties;
 
@@ -46,13 +43,11 @@ class AdmissionTicker implements SmartLifecycle {
 
     private final MultiGauge activeGauge;
 
-    private volatile ScheduledFuture<?> ticking;
-
     AdmissionTicker(QueueStore queues, Admission admission, TaskScheduler scheduler, AdmissionProperties properties,
             MeterRegistry metrics) {
+        super(scheduler, properties.tickInterval());
         this.queues = queues;
         this.admission = admission;
-        this.scheduler = scheduler;
         this.properties = properties;
         this.admissions = metrics.counter("queuegate.admissions");
         this.expirations = metrics.counter("queuegate.expirations");
@@ -63,7 +58,8 @@ class AdmissionTicker implements SmartLifecycle {
     }
 
     /** One step over every queue; logs one summary line when anything moved. */
-    void tick() {
+    @Override
+    protected void runOnce() {
         long admitted = 0;
         long expired = 0;
         long active = 0;
@@ -99,22 +95,4 @@ class AdmissionTicker implements SmartLifecycle {
         }
     }
 
-    @Override
-    public void start() {
-        this.ticking = this.scheduler.scheduleWithFixedDelay(this::tick, this.properties.tickInterval());
-    }
-
-    @Override
-    public void stop() {
-        ScheduledFuture<?> current = this.ticking;
-        if (current != null) {
-            current.cancel(false);
-        }
-        this.ticking = null;
-    }
-
-    @Override
-    public boolean isRunning() {
-        return this.ticking != null;
-    }
 }

@@ -1,8 +1,7 @@
 package io.queuegate.booking.config;
 
-import io.queuegate.core.QueueCoreConfiguration;
+import io.queuegate.core.web.AdminAccess;
 import io.queuegate.core.web.AdminProperties;
-import io.queuegate.core.web.AdminTokenInterceptor;
 import io.queuegate.core.web.ApiWebConfiguration;
 import io.queuegate.core.web.RequestBodyLimitFilter;
 
@@ -14,24 +13,15 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.kafka.config.TopicBuilder;
-import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
-import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(AdminProperties.class)
 @Import(ApiWebConfiguration.class)
-class BookingConfiguration implements WebMvcConfigurer {
+class BookingConfiguration {
 
-    private final AdminTokenInterceptor adminTokens;
-
-    BookingConfiguration(AdminProperties admin, Environment environment) {
-        QueueCoreConfiguration.requireRealSecret(admin.token(), AdminProperties.DEV_TOKEN, "ADMIN_TOKEN", environment);
-        this.adminTokens = new AdminTokenInterceptor(admin.token());
-    }
-
-    @Override
-    public void addInterceptors(InterceptorRegistry registry) {
-        registry.addInterceptor(this.adminTokens).addPathPatterns("/api/v1/products/**");
+    @Bean
+    AdminAccess adminAccess(AdminProperties admin, Environment environment) {
+        return new AdminAccess(admin, environment, "/api/v1/products/**");
     }
 
     @Bean

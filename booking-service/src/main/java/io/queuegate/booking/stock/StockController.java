@@ -1,6 +1,6 @@
 package io.queuegate.booking.stock;
 
-import io.queuegate.core.web.ApiException;
+import io.queuegate.core.web.ProductIds;
 import io.queuegate.gate.EntryGate;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -38,7 +38,7 @@ class StockController {
     @ApiResponse(responseCode = "200", description = "The stock")
     @ApiResponse(responseCode = "401", description = "unauthorized")
     Stock put(@PathVariable long productId, @Valid @RequestBody StockRequest request) {
-        requirePositive(productId);
+        ProductIds.requirePositive(productId);
         this.gate.setStock(productId, request.available());
         return new Stock(productId, request.available());
     }
@@ -46,15 +46,10 @@ class StockController {
     @GetMapping
     @Operation(summary = "Read the units left to sell")
     Stock get(@PathVariable long productId) {
-        requirePositive(productId);
+        ProductIds.requirePositive(productId);
         return new Stock(productId, this.gate.stock(productId));
     }
 
-    private static void requirePositive(long productId) {
-        if (productId <= 0) {
-            throw ApiException.invalidRequest("productId must be a positive integer.");
-        }
-    }
 
     record StockRequest(@NotNull @Min(0) @Max(1_000_000_000) Long available) {
     }

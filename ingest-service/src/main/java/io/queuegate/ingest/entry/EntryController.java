@@ -14,6 +14,7 @@ import io.queuegate.core.token.EntryToken;
 import io.queuegate.core.token.TokenCodec;
 import io.queuegate.core.web.ApiException;
 import io.queuegate.core.web.ProblemCodes;
+import io.queuegate.core.web.ProductIds;
 import io.queuegate.core.web.RequestIdFilter;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -74,7 +75,7 @@ class EntryController {
     ResponseEntity<EntryAccepted> enter(@PathVariable long productId, @Valid @RequestBody EnterRequest request) {
         EntryToken token;
         try {
-            requirePositive(productId);
+            ProductIds.requirePositive(productId);
             this.queues.requireOpen(productId);
             token = this.tokens.issue(productId, request.userId());
             this.publisher.publish(new EntryRequested(productId, token.value(), token.userId(),
@@ -118,16 +119,11 @@ class EntryController {
 
     /** Refuses, before any Redis access, a token this deployment did not issue for this product. */
     private EntryToken verify(long productId, String token) {
-        requirePositive(productId);
+        ProductIds.requirePositive(productId);
         return this.tokens.verify(token)
             .filter(entry -> entry.productId() == productId)
             .orElseThrow(() -> new ApiException(HttpStatus.BAD_REQUEST, ProblemCodes.INVALID_TOKEN,
                     "The token was not issued by this queue for product " + productId + "."));
     }
 
-    private static void requirePositive(long productId) {
-        if (productId <= 0) {
-            throw ApiException.invalidRequest("productId must be a positive integer.");
-        }
-    }
 }
