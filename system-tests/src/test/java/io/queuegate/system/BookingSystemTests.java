@@ -44,6 +44,8 @@ class BookingSystemTests {
         }
         await().atMost(Duration.ofSeconds(30)).until(() -> tokens.stream().limit(maxActive)
             .allMatch(token -> "AVAILABLE".equals(status(productId, token))));
+        await().atMost(Duration.ofSeconds(30)).until(() -> tokens.stream().skip(maxActive)
+            .allMatch(token -> "WAITING".equals(status(productId, token))));
         return tokens;
     }
 

@@ -61,7 +61,8 @@ class OperationsSystemTests {
         String second = this.stack.enter(this.productId, "metrics-1").text("token");
         this.stack.enter(this.productId, "bad user");
         await().atMost(Duration.ofSeconds(20))
-            .until(() -> "WAITING".equals(this.stack.status(this.productId, second).text("status")));
+            .until(() -> "WAITING".equals(this.stack.status(this.productId, second).text("status"))
+                    && "AVAILABLE".equals(this.stack.status(this.productId, first).text("status")));
         this.stack.setStock(this.productId, 5);
         assertThat(this.stack.book(this.productId, first).status()).isEqualTo(201);
 

@@ -129,6 +129,8 @@ class PipelineSystemTests {
             tokens.add(enter(productId, "redo-" + i));
         }
         awaitSettled(productId, tokens);
+        // maxActive 1: once the head is admitted, the line stands still.
+        await().until(() -> "AVAILABLE".equals(statusOf(productId, tokens.getFirst())));
         String waiting = QueueKeys.of(productId).waiting();
         Set<TypedTuple<String>> before = this.stack.redis.opsForZSet().rangeWithScores(waiting, 0, -1);
 
@@ -177,6 +179,7 @@ class PipelineSystemTests {
             tokens.add(enter(productId, "again-" + i));
         }
         awaitSettled(productId, tokens);
+        await().until(() -> "AVAILABLE".equals(statusOf(productId, tokens.getFirst())));
         assertThat(enter(productId, "again-3")).isEqualTo(tokens.get(3));
         assertThat(enter(productId, "again-0")).isEqualTo(tokens.get(0));
         String marker = enter(productId, "again-marker");

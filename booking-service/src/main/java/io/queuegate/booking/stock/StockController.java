@@ -3,6 +3,7 @@ package io.queuegate.booking.stock;
 import io.queuegate.core.web.ProductIds;
 import io.queuegate.gate.EntryGate;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -51,7 +52,7 @@ class StockController {
     }
 
 
-    record StockRequest(@NotNull @Min(0) @Max(1_000_000_000) Long available) {
+    record StockRequest(@Schema(example = "500") @NotNull @Min(0) @Max(1_000_000_000) Long available) {
     }
 
     record Stock(long productId, long available) {

@@ -1,5 +1,7 @@
 package io.queuegate.core.queue;
 
+import io.swagger.v3.oas.annotations.media.Schema;
+
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -13,8 +15,8 @@ import jakarta.validation.constraints.NotNull;
  * @param open whether new users may enter the line
  */
 public record QueueSettings(
-        @NotNull @Min(1) @Max(10_000_000) Integer maxActive,
-        @NotNull @Min(1) @Max(1_000_000) Integer admitPerSecond,
-        @NotNull @Min(1) @Max(86_400) Integer entryTtlSeconds,
-        @NotNull Boolean open) {
+        @Schema(example = "1000") @NotNull @Min(1) @Max(10_000_000) Integer maxActive,
+        @Schema(example = "200") @NotNull @Min(1) @Max(1_000_000) Integer admitPerSecond,
+        @Schema(example = "1200") @NotNull @Min(1) @Max(86_400) Integer entryTtlSeconds,
+        @Schema(example = "true") @NotNull Boolean open) {
 }
