@@ -1,6 +1,8 @@
 package io.queuegate.ingest.entry;
 
 import java.net.URI;
+import java.util.EnumMap;
+import java.util.Map;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -51,7 +53,11 @@ class EntryController {
 
     private final MeterRegistry metrics;
 
+    private final Counter accepted;
+
     private final Counter leaves;
+
+    private final Map<EntryStatus, Counter> polls = new EnumMap<>(EntryStatus.class);
 
     EntryController(TokenCodec tokens, QueueDirectory queues, EntryPublisher publisher, EntryStatusReader statuses,
             EntryRemover remover, MeterRegistry metrics) {
@@ -61,7 +67,11 @@ class EntryController {
         this.statuses = statuses;
         this.remover = remover;
         this.metrics = metrics;
+        this.accepted = metrics.counter("queuegate.enters", "outcome", "accepted");
         this.leaves = metrics.counter("queuegate.leaves");
+        for (EntryStatus status : EntryStatus.values()) {
+            this.polls.put(status, metrics.counter("queuegate.status.polls", "status", status.name()));
+        }
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -85,7 +95,7 @@ class EntryController {
             this.metrics.counter("queuegate.enters", "outcome", ex.code()).increment();
             throw ex;
         }
-        this.metrics.counter("queuegate.enters", "outcome", "accepted").increment();
+        this.accepted.increment();
         return ResponseEntity.status(HttpStatus.ACCEPTED)
             .location(URI.create("/api/v1/queues/" + productId + "/entries/" + token.value()))
             .body(new EntryAccepted(token.value(), productId, EntryStatus.PENDING));
@@ -99,7 +109,7 @@ class EntryController {
     ResponseEntity<EntryStatusResponse> status(@PathVariable long productId, @PathVariable String token) {
         EntryToken entry = verify(productId, token);
         EntryState state = this.statuses.read(entry, ScriptTime.REDIS_TIME);
-        this.metrics.counter("queuegate.status.polls", "status", state.status().name()).increment();
+        this.polls.get(state.status()).increment();
         boolean waiting = state.status() == EntryStatus.WAITING;
         boolean available = state.status() == EntryStatus.AVAILABLE;
         return ResponseEntity.ok(new EntryStatusResponse(entry.value(), productId, state.status(),
@@ -125,5 +135,4 @@ class EntryController {
             .orElseThrow(() -> new ApiException(HttpStatus.BAD_REQUEST, ProblemCodes.INVALID_TOKEN,
                     "The token was not issued by this queue for product " + productId + "."));
     }
-
 }
