@@ -24,7 +24,6 @@ import org.springframework.data.redis.connection.stream.MapRecord;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.kafka.core.KafkaTemplate;
-import org.springframework.scheduling.TaskScheduler;
 import org.springframework.stereotype.Component;
 
 /**
@@ -51,8 +50,8 @@ class AuditRelay extends PeriodicTask {
     private final String workerId = UUID.randomUUID().toString();
 
     AuditRelay(StringRedisTemplate redis, QueueStore queues, KafkaTemplate<String, EntriesChanged> kafka,
-            TaskScheduler scheduler, AdmissionProperties properties) {
-        super(scheduler, properties.auditInterval());
+            AdmissionProperties properties) {
+        super("audit-relay", properties.auditInterval());
         this.redis = redis;
         this.queues = queues;
         this.kafka = kafka;

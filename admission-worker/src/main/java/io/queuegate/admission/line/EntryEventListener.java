@@ -49,7 +49,9 @@ class EntryEventListener {
         this.dropped = metrics.counter("queuegate.line.dropped");
     }
 
-    @KafkaListener(id = LISTENER_ID, topics = "${queuegate.admission.topic:queuegate.entries}", batch = "true")
+    // idIsGroup = false: the consumer group is spring.kafka.consumer.group-id, not the listener's id
+    @KafkaListener(id = LISTENER_ID, idIsGroup = false, topics = "${queuegate.admission.topic:queuegate.entries}",
+            batch = "true")
     void onEntries(List<ConsumerRecord<String, EntryRequested>> records) {
         for (Map.Entry<Long, List<String>> product : byProduct(records).entrySet()) {
             List<String> tokens = product.getValue();

@@ -1,26 +1,25 @@
 package io.queuegate.admission.schedule;
 
 import java.time.Duration;
-import java.util.concurrent.ScheduledFuture;
 
 import org.springframework.context.SmartLifecycle;
-import org.springframework.scheduling.TaskScheduler;
 
 /**
- * A job the worker repeats with a fixed pause between runs, started and stopped with the application. A run
- * never overlaps the previous one, and a failing run must not stop the next: {@link #runOnce()} handles its
- * own errors.
+ * A job the worker repeats with a fixed pause between runs, started and stopped with the application. Each
+ * task runs on a virtual thread of its own, so a slow run of one (the audit relay waiting for Kafka) never
+ * delays another (the admission tick); a shared scheduler thread did exactly that. A run never overlaps the
+ * previous one, and a failing run must not stop the next: {@link #runOnce()} handles its own errors.
  */
 public abstract class PeriodicTask implements SmartLifecycle {
 
-    private final TaskScheduler scheduler;
+    private final String name;
 
     private final Duration pause;
 
-    private volatile ScheduledFuture<?> scheduled;
+    private volatile Thread loop;
 
-    protected PeriodicTask(TaskScheduler scheduler, Duration pause) {
-        this.scheduler = scheduler;
+    protected PeriodicTask(String name, Duration pause) {
+        this.name = name;
         this.pause = pause;
     }
 
@@ -28,20 +27,36 @@ public abstract class PeriodicTask implements SmartLifecycle {
 
     @Override
     public void start() {
-        this.scheduled = this.scheduler.scheduleWithFixedDelay(this::runOnce, this.pause);
+        this.loop = Thread.ofVirtual().name(this.name).start(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                runOnce();
+                try {
+                    Thread.sleep(this.pause);
+                }
+                catch (InterruptedException ex) {
+                    return;
+                }
+            }
+        });
     }
 
     @Override
     public void stop() {
-        ScheduledFuture<?> current = this.scheduled;
+        Thread current = this.loop;
+        this.loop = null;
         if (current != null) {
-            current.cancel(false);
+            current.interrupt();
+            try {
+                current.join(this.pause.plusSeconds(10));
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
         }
-        this.scheduled = null;
     }
 
     @Override
     public boolean isRunning() {
-        return this.scheduled != null;
+        return this.loop != null;
     }
 }

@@ -17,7 +17,6 @@ import io.queuegate.core.queue.ScriptTime;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.scheduling.TaskScheduler;
 import org.springframework.stereotype.Component;
 
 /**
@@ -43,9 +42,9 @@ class AdmissionTicker extends PeriodicTask {
 
     private final MultiGauge activeGauge;
 
-    AdmissionTicker(QueueStore queues, Admission admission, TaskScheduler scheduler, AdmissionProperties properties,
+    AdmissionTicker(QueueStore queues, Admission admission, AdmissionProperties properties,
             MeterRegistry metrics) {
-        super(scheduler, properties.tickInterval());
+        super("admission-tick", properties.tickInterval());
         this.queues = queues;
         this.admission = admission;
         this.properties = properties;

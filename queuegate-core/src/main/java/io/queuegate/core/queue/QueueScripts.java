@@ -1,11 +1,14 @@
 package io.queuegate.core.queue;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.redis.core.script.RedisScript;
 
-/** The queue's Lua scripts, each loaded once from {@code META-INF/scripts/} and run by SHA. */
+/** The queue's Lua scripts, each read once from {@code META-INF/scripts/} and run by SHA. */
 public final class QueueScripts {
 
     public static final RedisScript<Long> APPEND_WAITING = of("append_waiting", Long.class);
@@ -21,7 +24,17 @@ public final class QueueScripts {
     private QueueScripts() {
     }
 
+    /**
+     * Reads the script's text once. A script built from a resource would check the file's modification time
+     * inside the jar on every call, which was most of a status poll's CPU.
+     */
     public static <T> RedisScript<T> of(String name, Class<T> resultType) {
-        return RedisScript.of(new ClassPathResource("META-INF/scripts/" + name + ".lua"), resultType);
+        try {
+            return RedisScript.of(new ClassPathResource("META-INF/scripts/" + name + ".lua")
+                .getContentAsString(StandardCharsets.UTF_8), resultType);
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException("no script META-INF/scripts/" + name + ".lua", ex);
+        }
     }
 }
