@@ -1,0 +1,102 @@
+package io.queuegate.bench;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.queuegate.core.queue.Admission;
+import io.queuegate.core.queue.AdmissionResult;
+import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.core.queue.ScriptTime;
+
+/**
+ * Figure 4: one admission step promoting a whole batch. The product's line is written as the waiting writer leaves
+ * it ({@code waiting}, {@code members}, {@code stats}) but the product is not registered, so the running ticker does
+ * not touch it; then the core's own {@link Admission#admit} (that is, {@code admit_batch.lua} with the keys the worker
+ * passes) runs once. The yardstick is the least any admission must do on the same line: {@code ZPOPMIN n} and
+ * {@code ZADD} into entry, in one script.
+ */
+final class AdmissionScenario {
+
+    private static final String BARE = """
+            local head = redis.call('ZPOPMIN', KEYS[1], ARGV[1])
+            local args = {}
+            for i = 1, #head, 2 do
+              args[#args + 1] = ARGV[2]
+              args[#args + 1] = head[i]
+              if #args >= 2000 then redis.call('ZADD', KEYS[2], unpack(args)); args = {} end
+            end
+            if #args > 0 then redis.call('ZADD', KEYS[2], unpack(args)) end
+            return #head / 2
+            """;
+
+    private AdmissionScenario() {
+    }
+
+    static Map<String, Object> run(Bench bench) {
+        Options options = bench.options;
+        int batch = options.admissionBatch();
+        long product = bench.newProduct();
+        QueueKeys keys = QueueKeys.of(product);
+        Redis redis = bench.redis;
+        Admission admission = new Admission(bench.template());
+        String bare = redis.loadScript(BARE);
+        List<Double> admitMs = new ArrayList<>();
+        List<Double> bareMs = new ArrayList<>();
+        long admittedLast = 0;
+        for (int rep = 0; rep < options.admissionRepeats(); rep++) {
+            bench.progress.phase("admission: tick of " + batch + " tokens, repeat " + (rep + 1) + "/"
+                    + options.admissionRepeats(), 1);
+            redis.unlink(keys.all());
+            bench.writeSettings(product, 10_000_000, 1_000_000, 300, true);
+            List<String> tokens = new ArrayList<>(batch);
+            for (int i = 0; i < batch; i++) {
+                tokens.add(bench.codec.issue(product, "a" + rep + "-" + i).value());
+            }
+            bench.fillLine(product, tokens);
+            long start = System.nanoTime();
+            AdmissionResult result = admission.admit(product, ScriptTime.REDIS_TIME, batch);
+            admitMs.add((System.nanoTime() - start) / 1e6);
+            admittedLast = result.admitted();
+            if (admittedLast != batch) {
+                throw new IllegalStateException("Admission#admit admitted " + admittedLast + " of " + batch);
+            }
+            redis.unlink(List.of(keys.waiting(), keys.entry()));
+            redis.zaddAll(keys.waiting(), tokens, 1, null);
+            start = System.nanoTime();
+            redis.evalshaLong(bare, List.of(keys.waiting(), keys.entry()), Integer.toString(batch),
+                    Long.toString(System.currentTimeMillis() + 300_000));
+            bareMs.add((System.nanoTime() - start) / 1e6);
+        }
+        redis.unlink(keys.all());
+        // the first repeat pays for script caching and cold memory; the median of the rest is reported
+        double admitMedian = median(admitMs.subList(admitMs.size() > 1 ? 1 : 0, admitMs.size()));
+        double bareMedian = median(bareMs.subList(bareMs.size() > 1 ? 1 : 0, bareMs.size()));
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("batch", batch);
+        out.put("admitted", admittedLast);
+        out.put("tickMs", round3(admitMedian));
+        out.put("tokensPerSecond", Math.round(batch / (admitMedian / 1000)));
+        out.put("bareMs", round3(bareMedian));
+        out.put("bareTokensPerSecond", Math.round(batch / (bareMedian / 1000)));
+        out.put("ratio", round3(bareMedian / admitMedian));
+        out.put("allTickMs", admitMs.stream().map(AdmissionScenario::round3).toList());
+        out.put("allBareMs", bareMs.stream().map(AdmissionScenario::round3).toList());
+        bench.progress.note(String.format("admission: %d tokens in %.2f ms (%,d tokens/s); bare ZPOPMIN+ZADD %.2f ms",
+                batch, admitMedian, Math.round(batch / (admitMedian / 1000)), bareMedian));
+        return out;
+    }
+
+    static double median(List<Double> values) {
+        List<Double> sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+
+    static double round3(double value) {
+        return Math.round(value * 1000) / 1000.0;
+    }
+}

@@ -1,0 +1,168 @@
+package io.queuegate.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Closed-loop HTTP load at a fixed number of connections, for a fixed time, by wrk (preferred: a C event loop costs
+ * the shared cores least) or by this JVM's own {@link HttpPool} on virtual threads. Both answer the same summary, so
+ * an endpoint and its no-op yardstick are always driven by the same generator in the same run.
+ */
+final class Load {
+
+    /** What to drive: POST a new user per request, or GET {@code base + token} cycling through tokens. */
+    record Target(String label, int port, String path, boolean post, Path tokensFile, List<String> tokens) {
+
+        static Target post(String label, int port, String path) {
+            return new Target(label, port, path, true, null, List.of());
+        }
+
+        static Target get(String label, int port, String base, Path tokensFile, List<String> tokens) {
+            return new Target(label, port, base, false, tokensFile, tokens);
+        }
+    }
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final String host;
+
+    private final boolean wrk;
+
+    private final int threads;
+
+    private final int connections;
+
+    private final Path scratch;
+
+
+    Load(String host, boolean wrk, int threads, int connections, Path scratch) {
+        this.host = host;
+        this.wrk = wrk;
+        this.threads = threads;
+        this.connections = connections;
+        this.scratch = scratch;
+    }
+
+    String driverName() {
+        return this.wrk ? "wrk -t" + this.threads + " -c" + this.connections
+                : "Java HttpPool, " + this.connections + " connections on virtual threads";
+    }
+
+    /** Drives the target for {@code duration}; {@code tag} makes this run's user ids unique. */
+    Map<String, Object> run(Target target, Duration duration, String tag) throws IOException, InterruptedException {
+        return this.wrk ? runWrk(target, duration, tag) : runJava(target, duration, tag);
+    }
+
+    private Map<String, Object> runWrk(Target target, Duration duration, String tag)
+            throws IOException, InterruptedException {
+        Files.createDirectories(this.scratch);
+        Path script = this.scratch.resolve(target.post() ? "post.lua" : "get.lua");
+        if (!Files.exists(script)) {
+            Files.writeString(script, Redis.resource("wrk/" + (target.post() ? "post.lua" : "get.lua")) + "\n"
+                    + Redis.resource("wrk/done.lua"));
+        }
+        List<String> command = new ArrayList<>(List.of("wrk", "-t" + this.threads, "-c" + this.connections,
+                "-d" + duration.toSeconds() + "s", "--timeout", "10s", "-s", script.toString(),
+                "http://" + this.host + ":" + target.port() + (target.post() ? target.path() : "/"), "--"));
+        if (target.post()) {
+            command.add(tag);
+        }
+        else {
+            command.add(target.tokensFile().toString());
+            command.add(target.path());
+        }
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes());
+        if (!process.waitFor(duration.toSeconds() + 60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new IOException("wrk did not finish");
+        }
+        String line = output.lines().filter(l -> l.startsWith("WRKJSON ")).findFirst()
+            .orElseThrow(() -> new IOException("wrk printed no summary:\n" + output));
+        JsonNode node = JSON.readTree(line.substring("WRKJSON ".length()));
+        long requests = node.get("requests").asLong();
+        double seconds = node.get("durationUs").asLong() / 1e6;
+        long non2xx = node.get("non2xx").asLong();
+        long errors = node.get("connectErrors").asLong() + node.get("readErrors").asLong()
+                + node.get("writeErrors").asLong() + node.get("timeouts").asLong();
+        return summary(target, requests, non2xx, errors, seconds, node.get("p50Us").asLong(), node.get("p90Us").asLong(),
+                node.get("p99Us").asLong(), node.get("p999Us").asLong(), node.get("maxUs").asLong());
+    }
+
+    private Map<String, Object> runJava(Target target, Duration duration, String tag)
+            throws IOException, InterruptedException {
+        Histogram latency = new Histogram();
+        AtomicLong requests = new AtomicLong();
+        AtomicLong non2xx = new AtomicLong();
+        AtomicLong errors = new AtomicLong();
+        try (HttpPool pool = new HttpPool(this.host, target.port(), this.connections).warm(this.connections)) {
+            List<Thread> workers = new ArrayList<>();
+            long start = System.nanoTime();
+            long deadline = start + duration.toNanos();
+            for (int w = 0; w < this.connections; w++) {
+                int worker = w;
+                workers.add(Thread.ofVirtual().start(() -> {
+                    long counter = 0;
+                    int index = target.post() ? 0 : (worker * 7919) % target.tokens().size();
+                    while (System.nanoTime() < deadline) {
+                        long sent = System.nanoTime();
+                        try {
+                            HttpPool.Response response;
+                            if (target.post()) {
+                                response = pool.post(target.path(),
+                                        "{\"userId\":\"" + tag + "-" + worker + "-" + (++counter) + "\"}");
+                            }
+                            else {
+                                index = (index + 1) % target.tokens().size();
+                                response = pool.get(target.path() + target.tokens().get(index));
+                            }
+                            latency.recordNanos(System.nanoTime() - sent);
+                            requests.incrementAndGet();
+                            if (response.status() >= 400) {
+                                non2xx.incrementAndGet();
+                            }
+                        }
+                        catch (IOException ex) {
+                            errors.incrementAndGet();
+                        }
+                    }
+                }));
+            }
+            for (Thread worker : workers) {
+                worker.join();
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            return summary(target, requests.get(), non2xx.get(), errors.get(), seconds, latency.percentile(50),
+                    latency.percentile(90), latency.percentile(99), latency.percentile(99.9), latency.percentile(100));
+        }
+    }
+
+    private static Map<String, Object> summary(Target target, long requests, long non2xx, long errors, double seconds,
+            long p50, long p90, long p99, long p999, long max) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("endpoint", target.label());
+        out.put("requests", requests);
+        out.put("ok", requests - non2xx);
+        out.put("non2xx", non2xx);
+        out.put("errors", errors);
+        out.put("seconds", CpuMeter.round(seconds));
+        out.put("perSecond", Math.round((requests - non2xx) / seconds));
+        out.put("p50Ms", p50 / 1000.0);
+        out.put("p90Ms", p90 / 1000.0);
+        out.put("p99Ms", p99 / 1000.0);
+        out.put("p999Ms", p999 / 1000.0);
+        out.put("maxMs", max / 1000.0);
+        return out;
+    }
+}

@@ -1,0 +1,362 @@
+package io.queuegate.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Writes the figures into the report between two markers. Everything outside the markers (the analysis, the tuning
+ * table) is the authors' and is kept as it is; a report that does not exist yet starts from a short skeleton.
+ */
+final class Report {
+
+    static final String BEGIN = "<!-- bench:begin (written by ./bench.sh; edits inside are overwritten) -->";
+
+    static final String END = "<!-- bench:end -->";
+
+    private Report() {
+    }
+
+    static void write(Map<String, Object> results, Path report, Path root, Path json, Path png) throws Exception {
+        String block = BEGIN + "\n" + generate(results, report.toAbsolutePath().getParent(), root, json, png) + END;
+        String text;
+        if (Files.exists(report)) {
+            String old = Files.readString(report);
+            int begin = old.indexOf(BEGIN);
+            int end = old.indexOf(END);
+            text = begin >= 0 && end > begin ? old.substring(0, begin) + block + old.substring(end + END.length())
+                    : old + "\n" + block + "\n";
+        }
+        else {
+            text = "# Benchmarks\n\nReproduce with `./bench.sh`.\n\n" + block + "\n";
+        }
+        Files.createDirectories(report.toAbsolutePath().getParent());
+        Files.writeString(report, text);
+    }
+
+    private static String generate(Map<String, Object> r, Path reportDir, Path root, Path json, Path png) {
+        StringBuilder md = new StringBuilder();
+        md.append(String.format(Locale.ROOT, "Measured %s with `%s` (%s s, %s mode). Raw figures: [`%s`](%s).%n%n",
+                r.get("startedAt"), r.get("command"), r.get("seconds"), at(r, "options", "mode"),
+                root.relativize(json.toAbsolutePath()), reportDir.relativize(json.toAbsolutePath())));
+        md.append(String.format("![Figures of the run](%s)%n%n", reportDir.relativize(png.toAbsolutePath())));
+
+        md.append("### The machine\n\n| | |\n|---|---|\n");
+        md.append(String.format("| CPU | %s × %s (%s MHz); the load generator runs on the same cores |%n",
+                at(r, "machine", "cpus"), at(r, "machine", "cpuModel"), at(r, "machine", "cpuMHz")));
+        md.append(String.format("| Memory | %s GiB |%n", at(r, "machine", "memoryGiB")));
+        md.append(String.format("| Kernel | %s |%n", trim(String.valueOf(at(r, "machine", "kernel")), 60)));
+        md.append(String.format("| Java | %s |%n", at(r, "machine", "java")));
+        md.append(String.format("| Redis, Kafka | Redis %s (shared, no persistence); Kafka %s, one KRaft node |%n",
+                at(r, "machine", "redis"), at(r, "machine", "kafka")));
+        md.append(String.format("| Load | rate figures: %s; booking and end to end: the bench module's Java client on virtual threads |%n",
+                r.get("rateDriver")));
+        md.append(String.format("| Code | commit %s, %s tracked files modified |%n", at(r, "git", "commit"),
+                at(r, "git", "modifiedFiles")));
+        md.append(String.format("| Load average at start | %s |%n", at(r, "machine", "loadAverageAtStart")));
+        if (at(r, "options", "renice") != null) {
+            md.append(String.format("| Priority | the stack and the generator ran at nice %s (`--renice`): the machine was "
+                    + "shared with other work |%n", at(r, "options", "renice")));
+        }
+        if (at(r, "background", "cores") instanceof Map<?, ?> idle) {
+            double busy = 0;
+            for (Map.Entry<?, ?> e : idle.entrySet()) {
+                if (!"idle".equals(e.getKey()) && e.getValue() instanceof Number n) {
+                    busy += n.doubleValue();
+                }
+            }
+            md.append(String.format(Locale.ROOT, "| Background, stack idle (3 s before the run) | %.2f cores busy, of "
+                    + "which %s outside the stack, Kafka, Redis and the generator |%n", busy, idle.get("other")));
+        }
+        md.append('\n');
+
+        md.append("### Figures\n\n");
+        md.append("| # | Figure | Measured | Yardstick, same run | Ratio | Target | Holds |\n");
+        md.append("|---|---|---|---|---|---|---|\n");
+        figures(md, r);
+
+        md.append("\n### Where the CPU went\n\nCores in use (of ").append(at(r, "machine", "cpus"))
+            .append(") averaged over each measured phase, from `/proc`; *other* is the load generator (wrk or the ")
+            .append("bench JVM's share not listed) and the rest of the machine.\n\n");
+        cpu(md, r);
+
+        md.append("\nCPU time per request (µs), the same split: a figure that other work on the machine disturbs less "
+                + "than a rate does.\n\n");
+        cpuPerRequest(md, r);
+
+        md.append("\n### Details\n\n");
+        details(md, r);
+        md.append("\n### Configuration of the services during the run\n\n");
+        services(md, r);
+        return md.toString();
+    }
+
+    private static void figures(StringBuilder md, Map<String, Object> r) {
+        Map<?, ?> ingest = map(r.get("ingest"));
+        if (ingest != null && ingest.get("error") == null) {
+            md.append(row("1", "Ingest: accepted enters/s, each 202 acknowledged by Kafka (acks=all)",
+                    rate(at(ingest, "target")), "no-op POST " + rate(at(ingest, "yardstick")), ingest.get("ratio"),
+                    "≥ 0.8", 0.8));
+        }
+        else {
+            md.append(failed("1", "Ingest", ingest));
+        }
+        Map<?, ?> drain = map(r.get("drain"));
+        if (drain != null && drain.get("error") == null) {
+            md.append(row("2", String.format("Burst drain: %,d events produced, then all in `waiting`", num(drain.get("events"))),
+                    String.format("%s s → %,d events/s (produced in %s s)", drain.get("secondsUntilAllWaiting"),
+                            num(drain.get("eventsPerSecond")), drain.get("produceSeconds")),
+                    String.format("`redis-benchmark` ZADD -P 64 -c 50: %,d ops/s", num(drain.get("yardstickOpsPerSecond"))),
+                    drain.get("ratio"), "≥ 0.5", 0.5));
+        }
+        else {
+            md.append(failed("2", "Burst drain", drain));
+        }
+        Map<?, ?> status = map(r.get("status"));
+        if (status != null && status.get("error") == null) {
+            md.append(row("3", String.format("Status: polls/s on a %,d-long line; Redis scripts per poll: %s",
+                    num(status.get("lineLength")), status.get("redisScriptCallsPerPoll")), rate(at(status, "target")),
+                    "no-op GET " + rate(at(status, "yardstick")), status.get("ratio"), "≥ 0.8", 0.8));
+        }
+        else {
+            md.append(failed("3", "Status", status));
+        }
+        Map<?, ?> admission = map(r.get("admission"));
+        if (admission != null && admission.get("error") == null) {
+            md.append(row("4", String.format("Admission: one tick promoting %,d tokens", num(admission.get("batch"))),
+                    String.format("%s ms → %,d tokens/s", ms(admission.get("tickMs")), num(admission.get("tokensPerSecond"))),
+                    String.format("bare ZPOPMIN + ZADD script: %s ms", ms(admission.get("bareMs"))), admission.get("ratio"),
+                    "—", null));
+        }
+        else {
+            md.append(failed("4", "Admission", admission));
+        }
+        Map<?, ?> booking = map(r.get("booking"));
+        if (booking != null && booking.get("error") == null) {
+            md.append(row("5", String.format("Booking: %,d buyers for %,d units of one product; exactly the stock sold: %s",
+                    num(booking.get("attempts")), num(booking.get("stock")), booking.get("exactlyStockSold")),
+                    String.format("%,d bookings/s, p50 %s ms, p99 %s ms", num(booking.get("bookingsPerSecond")),
+                            ms(at(booking, "latency", "p50Ms")), ms(at(booking, "latency", "p99Ms"))),
+                    "no-op POST, same Java client " + rate(at(booking, "yardstick")), booking.get("ratio"), "—", null));
+        }
+        else {
+            md.append(failed("5", "Booking", booking));
+        }
+        Map<?, ?> e2e = map(r.get("e2e"));
+        if (e2e != null && e2e.get("sellOutSeconds") != null) {
+            md.append(row("6a", String.format("End to end: %,d users enter within %s s; time to sell %,d units",
+                    num(e2e.get("users")), e2e.get("windowSeconds"), num(e2e.get("stock"))),
+                    e2e.get("sellOutSeconds") + " s",
+                    String.format("stock ÷ admitPerSecond = %s s", e2e.get("idealSellOutSeconds")),
+                    e2e.get("sellOutRatio"), "—", null));
+            md.append(row("6b", "End to end: admitted per second, after the first second",
+                    String.format("%,d/s", num(e2e.get("admittedPerSecond"))),
+                    String.format("setting %,d/s", num(e2e.get("admitPerSecondSetting"))), e2e.get("admissionAccuracy"),
+                    "—", null));
+            md.append(row("6c", "End to end: enter request → in the line (probe, 1 user in 100, 10 ms resolution)",
+                    String.format("p50 %s ms, p99 %s ms (from the 202: p50 %s ms, p99 %s ms)",
+                            ms(at(e2e, "enterToWaitingPipeline", "p50Ms")), ms(at(e2e, "enterToWaitingPipeline", "p99Ms")),
+                            ms(at(e2e, "acceptedToWaiting", "p50Ms")), ms(at(e2e, "acceptedToWaiting", "p99Ms"))),
+                    String.format("first poll seeing WAITING: p50 %s ms, p99 %s ms", ms(at(e2e, "enterToWaitingObservedByPoll", "p50Ms")),
+                            ms(at(e2e, "enterToWaitingObservedByPoll", "p99Ms"))), "—", "—", null));
+            md.append(row("6d", "End to end: poll load",
+                    String.format("%,d polls, %s per user, %,d/s average, %,d/s peak", num(e2e.get("polls")),
+                            e2e.get("pollsPerUser"), num(e2e.get("pollsPerSecondAverage")), num(e2e.get("pollsPerSecondPeak"))),
+                    String.format("%,d enters over %s s", num(e2e.get("entered")), e2e.get("enterSeconds")), "—", "—", null));
+        }
+        else {
+            md.append(failed("6", "End to end", e2e));
+        }
+        Map<?, ?> memory = map(r.get("memory"));
+        if (memory != null && memory.get("error") == null) {
+            md.append(row("7", String.format("Memory: Redis bytes per waiting user at %,d waiting", num(memory.get("waiting"))),
+                    String.format("%s B (all the product's keys)", memory.get("bytesPerWaitingUser")),
+                    String.format("bare ZSet of the same tokens: %s B/member", memory.get("bareZsetBytesPerMember")),
+                    memory.get("ratio") + " ×", "—", null));
+        }
+    }
+
+    private static String row(String number, String figure, String measured, String yardstick, Object ratio,
+            String target, Double threshold) {
+        String holds = "—";
+        if (threshold != null && ratio instanceof Number value) {
+            holds = value.doubleValue() >= threshold ? "**yes**" : "**no**";
+        }
+        return String.format("| %s | %s | %s | %s | %s | %s | %s |%n", number, figure, measured, yardstick,
+                ratio == null ? "—" : ratio, target, holds);
+    }
+
+    private static String failed(String number, String figure, Map<?, ?> result) {
+        String why = result == null ? "not run" : "failed: " + result.get("error");
+        return String.format("| %s | %s | %s | | | | |%n", number, figure, trim(why, 120));
+    }
+
+    private static String rate(Object summary) {
+        Map<?, ?> s = map(summary);
+        if (s == null) {
+            return "?";
+        }
+        return String.format("%,d/s, p50 %s ms, p99 %s ms", num(s.get("perSecond")), ms(s.get("p50Ms")), ms(s.get("p99Ms")));
+    }
+
+    private static void cpu(StringBuilder md, Map<String, Object> r) {
+        List<String> names = List.of("ingest", "worker", "booking", "kafka", "redis", "bench", "other", "idle");
+        md.append("| Phase |");
+        names.forEach(n -> md.append(' ').append(n).append(" |"));
+        md.append("\n|---|");
+        names.forEach(n -> md.append("---|"));
+        md.append('\n');
+        for (Object[] phase : Chart.cpuPhases(r)) {
+            Map<?, ?> cores = (Map<?, ?>) phase[1];
+            md.append("| ").append(phase[0]).append(" |");
+            for (String n : names) {
+                Object v = cores.get(n);
+                md.append(' ').append(v == null ? "—" : String.format(Locale.ROOT, "%.2f", ((Number) v).doubleValue())).append(" |");
+            }
+            md.append('\n');
+        }
+    }
+
+    private static void cpuPerRequest(StringBuilder md, Map<String, Object> r) {
+        List<String> names = List.of("ingest", "worker", "booking", "kafka", "redis", "bench", "other");
+        md.append("| Requests |");
+        names.forEach(n -> md.append(' ').append(n).append(" |"));
+        md.append("\n|---|");
+        names.forEach(n -> md.append("---|"));
+        md.append('\n');
+        Object[][] rows = {
+            {"no-op GET", at(r, "status", "yardstick", "cpuMicrosPerRequest")},
+            {"status GET", at(r, "status", "target", "cpuMicrosPerRequest")},
+            {"no-op POST", at(r, "ingest", "yardstick", "cpuMicrosPerRequest")},
+            {"enter POST", at(r, "ingest", "target", "cpuMicrosPerRequest")},
+            {"booking POST", at(r, "booking", "cpuMicrosPerBooking")},
+            {"burst event (per event)", at(r, "drain", "cpuMicrosPerEvent")}};
+        for (Object[] row : rows) {
+            if (!(row[1] instanceof Map<?, ?> us)) {
+                continue;
+            }
+            md.append("| ").append(row[0]).append(" |");
+            for (String n : names) {
+                Object v = us.get(n);
+                md.append(' ').append(v == null ? "—" : v).append(" |");
+            }
+            md.append('\n');
+        }
+    }
+
+    private static void details(StringBuilder md, Map<String, Object> r) {
+        for (String name : List.of("ingest", "status")) {
+            Map<?, ?> s = map(r.get(name));
+            if (s == null || s.get("error") != null) {
+                continue;
+            }
+            md.append(String.format("**%s**, rounds in the order run (%s):%n%n", name, s.get("driver")));
+            md.append("| Endpoint | Round | ok/s | non-2xx | errors | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|---|---|---|\n");
+            List<?> yard = (List<?>) s.get("yardstickRounds");
+            List<?> target = (List<?>) s.get("targetRounds");
+            for (int i = 0; i < yard.size(); i++) {
+                for (Object each : List.of(yard.get(i), target.get(i))) {
+                    Map<?, ?> round = map(each);
+                    md.append(String.format("| %s | %d | %,d | %s | %s | %s | %s | %s |%n", round.get("endpoint"), i + 1,
+                            num(round.get("perSecond")), round.get("non2xx"), round.get("errors"), ms(round.get("p50Ms")),
+                            ms(round.get("p99Ms")), ms(round.get("maxMs"))));
+                }
+            }
+            if (s.get("durability") instanceof Map<?, ?> d) {
+                md.append(String.format("%nDurability: %,d enters answered 202 in this scenario; %,d are in the line after "
+                        + "the writer caught up (holds: %s).%n", num(d.get("accepted202")), num(d.get("inLine")), d.get("holds")));
+            }
+            md.append('\n');
+        }
+        Map<?, ?> drain = map(r.get("drain"));
+        if (drain != null && drain.get("error") == null) {
+            md.append(String.format("**drain**: the producer (acks=all, idempotent, linger 5 ms, batch 512 KiB, one "
+                    + "partition since the key is the product) sent %,d events in %s s (%,d/s); the first was in the line "
+                    + "after %s ms; tokens average %s characters.%n%n", num(drain.get("events")), drain.get("produceSeconds"),
+                    num(drain.get("producedPerSecond")), drain.get("firstInWaitingMs"), drain.get("averageTokenChars")));
+        }
+        Map<?, ?> memory = map(r.get("memory"));
+        if (memory != null) {
+            List<String> parts = new ArrayList<>();
+            map(memory.get("bytesByKey")).forEach((key, bytes) -> parts.add(String.format("`%s` %,d B", key, num(bytes))));
+            md.append(String.format("**memory** (`MEMORY USAGE … SAMPLES 0`): %s; `used_memory` grew by %s B per user "
+                    + "during the burst (includes allocator slack and other clients).%n%n", String.join(", ", parts),
+                    memory.get("usedMemoryDeltaPerUser")));
+        }
+        Map<?, ?> admission = map(r.get("admission"));
+        if (admission != null && admission.get("error") == null) {
+            md.append(String.format("**admission**: every repeat in ms, the first pays for cold caches: %s (bare: %s).%n%n",
+                    admission.get("allTickMs"), admission.get("allBareMs")));
+        }
+        Map<?, ?> booking = map(r.get("booking"));
+        if (booking != null && booking.get("error") == null) {
+            md.append(String.format("**booking**: %,d attempts, %,d booked in %s s, %,d answered 409 sold out, %s 403, "
+                    + "%s 503, %s transport errors; stock left %s, booking records %,d.%n%n", num(booking.get("attempts")),
+                    num(booking.get("booked")), booking.get("secondsUntilSoldOut"), num(booking.get("soldOut409")),
+                    booking.get("rejected403"), booking.get("unavailable503"), booking.get("errors"),
+                    booking.get("stockLeft"), num(booking.get("bookingRecords"))));
+        }
+        Map<?, ?> e2e = map(r.get("e2e"));
+        if (e2e != null && e2e.get("error") == null) {
+            md.append(String.format("**end to end**: %,d entered (%s enters retried after 503, %s failed); %,d booked, "
+                    + "%s told sold out, %s refused, %s expired, %s HTTP errors. Enter latency p50 %s ms, p99 %s ms; "
+                    + "poll latency p50 %s ms, p99 %s ms; booking latency p50 %s ms, p99 %s ms. The per-second timeline "
+                    + "is in the JSON and the chart.%n", num(e2e.get("entered")), e2e.get("enter503Retries"),
+                    e2e.get("failedEnters"), num(e2e.get("booked")), e2e.get("soldOut409"), e2e.get("rejected403"),
+                    e2e.get("expired"), e2e.get("httpErrors"), ms(at(e2e, "enterLatency", "p50Ms")),
+                    ms(at(e2e, "enterLatency", "p99Ms")), ms(at(e2e, "pollLatency", "p50Ms")), ms(at(e2e, "pollLatency", "p99Ms")),
+                    ms(at(e2e, "bookingLatency", "p50Ms")), ms(at(e2e, "bookingLatency", "p99Ms"))));
+        }
+    }
+
+    private static void services(StringBuilder md, Map<String, Object> r) {
+        Map<?, ?> services = map(r.get("services"));
+        if (services == null) {
+            return;
+        }
+        md.append("| Service | JVM options | Environment overrides |\n|---|---|---|\n");
+        services.forEach((name, value) -> {
+            Map<?, ?> s = map(value);
+            List<String> env = new ArrayList<>();
+            map(s.get("environment")).forEach((k, v) -> env.add("`" + k + "=" + v + "`"));
+            md.append(String.format("| %s | `%s` | %s |%n", name, String.join(" ", ((List<?>) s.get("jvmOptions"))
+                .stream().map(String::valueOf).toList()), String.join(" ", env)));
+        });
+    }
+
+    /** Milliseconds for reading: whole above 100, one decimal above 1, else two. */
+    static String ms(Object value) {
+        if (!(value instanceof Number n)) {
+            return "?";
+        }
+        double v = n.doubleValue();
+        return v >= 100 ? String.format(Locale.ROOT, "%,d", Math.round(v))
+                : v >= 1 ? String.format(Locale.ROOT, "%.1f", v) : String.format(Locale.ROOT, "%.2f", v);
+    }
+
+    static Object at(Object root, String... path) {
+        Object current = root;
+        for (String key : path) {
+            if (!(current instanceof Map<?, ?> m)) {
+                return null;
+            }
+            current = m.get(key);
+        }
+        return current;
+    }
+
+    static Map<?, ?> map(Object value) {
+        return value instanceof Map<?, ?> m ? m : null;
+    }
+
+    static long num(Object value) {
+        return value instanceof Number n ? Math.round(n.doubleValue()) : 0;
+    }
+
+    private static String trim(String text, int max) {
+        return text.length() <= max ? text : text.substring(0, max - 1) + "…";
+    }
+}

@@ -1,0 +1,9 @@
+-- Prints wrk's own totals and latency percentiles as one JSON line the benchmark parses.
+function done(summary, latency, requests)
+  io.write(string.format('WRKJSON {"requests":%d,"durationUs":%d,"bytes":%d,"non2xx":%d,"connectErrors":%d,'
+    .. '"readErrors":%d,"writeErrors":%d,"timeouts":%d,"meanUs":%.1f,"p50Us":%d,"p90Us":%d,"p99Us":%d,'
+    .. '"p999Us":%d,"maxUs":%d}\n',
+    summary.requests, summary.duration, summary.bytes, summary.errors.status, summary.errors.connect,
+    summary.errors.read, summary.errors.write, summary.errors.timeout, latency.mean,
+    latency:percentile(50), latency:percentile(90), latency:percentile(99), latency:percentile(99.9), latency.max))
+end
