@@ -26,6 +26,6 @@ RUN apt-get update \
 WORKDIR /app
 COPY --from=build /app.jar /app/app.jar
 USER queuegate
-ENV JAVA_OPTS="-XX:+UseG1GC -XX:MaxRAMPercentage=75"
+ENV JAVA_OPTS="-XX:+UseG1GC -XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError"
 EXPOSE 8080 8081 8082
 ENTRYPOINT ["sh", "-c", "exec java --sun-misc-unsafe-memory-access=allow $JAVA_OPTS -jar /app/app.jar"]

@@ -100,7 +100,7 @@ start_service() {
         ADMIN_TOKEN="$ADMIN_TOKEN" \
         QUEUEGATE_ADMIN_TOKEN="$ADMIN_TOKEN" \
         "${SECRET_ENV[@]}" \
-        nohup java --sun-misc-unsafe-memory-access=allow $gc -Xms256m -Xmx512m ${QG_JAVA_OPTS:-} \
+        nohup java --sun-misc-unsafe-memory-access=allow $gc -Xms256m -Xmx512m -XX:+ExitOnOutOfMemoryError ${QG_JAVA_OPTS:-} \
         -jar "$jar" >"$log" 2>&1 </dev/null &
     echo "$!" >"$PID_DIR/$svc.pid"
 }

@@ -1,5 +1,6 @@
 -- Validates an admitted token and consumes it in the same step that reserves stock and records the booking.
 -- KEYS[1] entry:{p}   KEYS[2] stock:{p}   KEYS[3] bookings:{p}   KEYS[4] stats:{p}   KEYS[5] audit:{p}
+-- KEYS[6] reservations:{p} (booking id -> the entry's expiry, until the booking is confirmed durable)
 -- ARGV[1] token   ARGV[2] quantity   ARGV[3] now in epoch ms, or 0 to read Redis TIME
 -- ARGV[4] booking id   ARGV[5] booking record (JSON)
 -- Returns {'RESERVED', expiresAt, stockLeft}, {'SOLD_OUT', stockLeft} or {'NOT_ADMITTED'}.
@@ -31,6 +32,7 @@ end
 redis.call('ZREM', KEYS[1], token)
 redis.call('DECRBY', KEYS[2], quantity)
 redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
+redis.call('HSET', KEYS[6], ARGV[4], expiresAt)
 redis.call('HINCRBY', KEYS[4], 'consumedTotal', 1)
 redis.call('XADD', KEYS[5], 'MAXLEN', '~', 100000, '*', 'type', 'CONSUMED', 'at', now, 'tokens', token,
   'bookingId', ARGV[4], 'quantity', quantity)

@@ -1,5 +1,6 @@
 -- Undoes a reservation whose booking could not be made durable: stock, booking record and token come back.
 -- KEYS[1] entry:{p}   KEYS[2] stock:{p}   KEYS[3] bookings:{p}   KEYS[4] stats:{p}   KEYS[5] audit:{p}
+-- KEYS[6] reservations:{p}
 -- ARGV[1] token   ARGV[2] quantity   ARGV[3] the entry's expiry, epoch ms   ARGV[4] booking id
 -- Returns 1 when the reservation was undone, 0 when it had already been undone.
 --
@@ -8,6 +9,7 @@
 if redis.call('HDEL', KEYS[3], ARGV[4]) == 0 then
   return 0
 end
+redis.call('HDEL', KEYS[6], ARGV[4])
 redis.call('INCRBY', KEYS[2], tonumber(ARGV[2]))
 redis.call('ZADD', KEYS[1], 'NX', ARGV[3], ARGV[1])
 redis.call('HINCRBY', KEYS[4], 'consumedTotal', -1)

@@ -1,5 +1,6 @@
 package io.queuegate.gate;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -13,6 +14,10 @@ import io.queuegate.core.token.EntryToken;
 import io.queuegate.core.token.TokenCodec;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -33,6 +38,11 @@ public class EntryGate {
     private static final RedisScript<List> CONSUME_ENTRY = QueueScripts.of("consume_entry", List.class);
 
     private static final RedisScript<Long> RELEASE_RESERVATION = QueueScripts.of("release_reservation", Long.class);
+
+    /** How long an unknown outcome is chased before it is left to an operator (logged). */
+    private static final Duration UNDO_PATIENCE = Duration.ofMinutes(10);
+
+    private static final Logger log = LoggerFactory.getLogger(EntryGate.class);
 
     private final StringRedisTemplate redis;
 
@@ -78,9 +88,18 @@ public class EntryGate {
         String record = this.json.writeValueAsString(
                 new BookingRecord(bookingId, productId, entry.userId(), quantity, bookedAt));
         QueueKeys keys = QueueKeys.of(productId);
-        List<?> reply = this.timer.time("consume_entry", () -> this.redis.execute(CONSUME_ENTRY,
-                List.of(keys.entry(), keys.stock(), keys.bookings(), keys.stats(), keys.audit()),
-                token, Integer.toString(quantity), Long.toString(nowMillis), bookingId, record));
+        List<?> reply;
+        try {
+            reply = this.timer.time("consume_entry", () -> this.redis.execute(CONSUME_ENTRY,
+                List.of(keys.entry(), keys.stock(), keys.bookings(), keys.stats(), keys.audit(), keys.reservations()),
+                    token, Integer.toString(quantity), Long.toString(nowMillis), bookingId, record));
+        }
+        catch (DataAccessException ex) {
+            // A timeout does not mean the script did not run: Redis may run it once it answers again. The caller
+            // is told to retry, so a reservation made after all is undone as soon as Redis can say it exists.
+            undoWhenReachable(productId, bookingId, token, quantity);
+            throw ex;
+        }
         String outcome = reply == null || reply.isEmpty() ? "NOT_ADMITTED" : reply.getFirst().toString();
         return switch (outcome) {
             case "RESERVED" -> new Reservation(bookingId, productId, entry.userId(), quantity, token,
@@ -90,11 +109,48 @@ public class EntryGate {
         };
     }
 
+    /** Marks a reservation durable (its booking was published): from now on it is never undone. */
+    public void confirm(Reservation reservation) {
+        this.redis.opsForHash().delete(QueueKeys.of(reservation.productId()).reservations(), reservation.bookingId());
+    }
+
+    /**
+     * Undoes, once Redis answers, a reservation whose outcome a failed call left unknown. Commands on the shared
+     * connection are answered in order, so when the lookup answers, a queued reservation script has run.
+     */
+    private void undoWhenReachable(long productId, String bookingId, String token, int quantity) {
+        Thread.ofVirtual().name("gate-undo-" + bookingId).start(() -> {
+            long pauseMs = 200;
+            for (long deadline = System.nanoTime() + UNDO_PATIENCE.toNanos(); System.nanoTime() < deadline; ) {
+                try {
+                    Object expiresAt = this.redis.opsForHash().get(QueueKeys.of(productId).reservations(), bookingId);
+                    if (expiresAt != null) {
+                        release(new Reservation(bookingId, productId, null, quantity, token,
+                                Long.parseLong(expiresAt.toString()), 0));
+                        log.info("undid reservation {} whose caller was told to retry", bookingId);
+                    }
+                    return;
+                }
+                catch (DataAccessException ex) {
+                    try {
+                        Thread.sleep(pauseMs);
+                    }
+                    catch (InterruptedException interrupted) {
+                        return;
+                    }
+                    pauseMs = Math.min(5_000, pauseMs * 2);
+                }
+            }
+            log.error("reservation {} of product {} may stand unconfirmed: Redis did not answer for {}", bookingId,
+                    productId, UNDO_PATIENCE);
+        });
+    }
+
     /** Gives back the stock and the token of a reservation that could not be confirmed. Safe to repeat. */
     public boolean release(Reservation reservation) {
         QueueKeys keys = QueueKeys.of(reservation.productId());
         Long released = this.timer.time("release_reservation", () -> this.redis.execute(RELEASE_RESERVATION,
-                List.of(keys.entry(), keys.stock(), keys.bookings(), keys.stats(), keys.audit()), reservation.token(),
+                List.of(keys.entry(), keys.stock(), keys.bookings(), keys.stats(), keys.audit(), keys.reservations()), reservation.token(),
                 Integer.toString(reservation.quantity()), Long.toString(reservation.entryExpiresAt()),
                 reservation.bookingId()));
         return released != null && released > 0;

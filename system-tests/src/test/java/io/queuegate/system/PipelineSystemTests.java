@@ -1,5 +1,9 @@
 package io.queuegate.system;
 
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -316,6 +320,25 @@ class PipelineSystemTests {
                 "{\"userId\":\"" + "a".repeat(100_000) + "\"}", json, Map.of());
         assertThat(huge.status()).isEqualTo(413);
         assertThat(huge.text("code")).isEqualTo("payload_too_large");
+
+        // A queue answers to one spelling of its id only.
+        String id = Long.toString(productId);
+        for (String spelling : List.of("0x" + Long.toHexString(productId), "+" + id, "0" + id, id + ";x=1",
+                id + "%3Bx=1", "%D9%A1", "%EF%BC%91")) {
+            Reply reply = this.stack.send("POST", Stack.url(this.stack.ingest, "/api/v1/queues/" + spelling
+                    + "/entries"), "{\"userId\":\"spelled\"}", json, Map.of());
+            assertThat(reply.status()).as(spelling).isEqualTo(400);
+            assertThat(reply.text("code")).isEqualTo("invalid_request");
+        }
+        // A chunked body has no declared length; it is cut off at the limit all the same.
+        HttpRequest chunked = HttpRequest.newBuilder(URI.create(Stack.url(this.stack.ingest, path)))
+            .header("Content-Type", json)
+            .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(
+                    ("{\"userId\":\"" + "a".repeat(2_000_000) + "\"}").getBytes(StandardCharsets.UTF_8))))
+            .build();
+        Reply chunkedReply = this.stack.send(chunked);
+        assertThat(chunkedReply.status()).isEqualTo(413);
+        assertThat(chunkedReply.text("code")).isEqualTo("payload_too_large");
 
         String marker = enter(productId, "valid-after-bad-input");
         await().until(() -> "AVAILABLE".equals(statusOf(productId, marker)));

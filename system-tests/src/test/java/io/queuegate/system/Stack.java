@@ -120,6 +120,20 @@ final class Stack {
         }
     }
 
+    Reply send(HttpRequest request) {
+        try {
+            HttpResponse<String> response = this.http.send(request, HttpResponse.BodyHandlers.ofString());
+            return new Reply(response.statusCode(), response);
+        }
+        catch (IOException ex) {
+            throw new IllegalStateException(request.method() + " " + request.uri() + " failed", ex);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(ex);
+        }
+    }
+
     Reply send(String method, String url, String body, String contentType, Map<String, String> headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(20))
             .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
@@ -128,17 +142,7 @@ final class Stack {
             request.header("Content-Type", contentType);
         }
         headers.forEach(request::header);
-        try {
-            HttpResponse<String> response = this.http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            return new Reply(response.statusCode(), response);
-        }
-        catch (IOException ex) {
-            throw new IllegalStateException(method + " " + url + " failed", ex);
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(ex);
-        }
+        return send(request.build());
     }
 
     Reply configure(long productId, int maxActive, int admitPerSecond, int ttlSeconds, boolean open) {

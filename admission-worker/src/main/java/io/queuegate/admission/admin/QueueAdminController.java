@@ -40,8 +40,8 @@ class QueueAdminController {
     @ApiResponse(responseCode = "200", description = "The stored settings")
     @ApiResponse(responseCode = "400", description = "invalid_request: every number must be at least 1")
     @ApiResponse(responseCode = "401", description = "unauthorized")
-    QueueSettings put(@PathVariable long productId, @Valid @RequestBody QueueSettings settings) {
-        ProductIds.requirePositive(productId);
+    QueueSettings put(@PathVariable("productId") String productIdText, @Valid @RequestBody QueueSettings settings) {
+        long productId = ProductIds.parse(productIdText);
         this.store.save(productId, settings);
         return settings;
     }
@@ -50,8 +50,8 @@ class QueueAdminController {
     @Operation(summary = "Read a queue's settings and the size of its line")
     @ApiResponse(responseCode = "200", description = "Settings with waiting, active and admittedTotal")
     @ApiResponse(responseCode = "404", description = "queue_not_found")
-    QueueResponse get(@PathVariable long productId) {
-        ProductIds.requirePositive(productId);
+    QueueResponse get(@PathVariable("productId") String productIdText) {
+        long productId = ProductIds.parse(productIdText);
         QueueView view = this.store.find(productId)
             .orElseThrow(() -> new ApiException(HttpStatus.NOT_FOUND, ProblemCodes.QUEUE_NOT_FOUND,
                     "No queue is configured for product " + productId + "."));

@@ -3,6 +3,7 @@ package io.queuegate.admission.config;
 import io.queuegate.core.web.AdminAccess;
 import io.queuegate.core.web.AdminProperties;
 import io.queuegate.core.web.ApiWebConfiguration;
+import io.queuegate.core.web.RequestBodyLimitFilter;
 
 import org.apache.kafka.clients.admin.NewTopic;
 
@@ -21,6 +22,12 @@ class AdmissionConfiguration {
     @Bean
     AdminAccess adminAccess(AdminProperties admin, Environment environment) {
         return new AdminAccess(admin, environment, "/api/v1/queues/**");
+    }
+
+    /** The admin API's bodies are a few fields; nothing larger is read. */
+    @Bean
+    RequestBodyLimitFilter requestBodyLimitFilter() {
+        return new RequestBodyLimitFilter(4096);
     }
 
     @Bean

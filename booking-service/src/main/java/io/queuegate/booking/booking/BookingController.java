@@ -18,6 +18,7 @@ import jakarta.validation.Valid;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -90,6 +91,13 @@ class BookingController {
             log.warn("booking {} undone, Kafka did not acknowledge: {}", reservation.bookingId(), ex.toString());
             throw ApiException.unavailable("The booking could not be stored; nothing was taken, try again.",
                     RETRY_AFTER);
+        }
+        try {
+            this.gate.confirm(reservation);
+        }
+        catch (DataAccessException ex) {
+            // The booking is durable in Kafka; a leftover reservation mark only matters to an unknown outcome.
+            log.warn("booking {} stored, its reservation mark not cleared: {}", reservation.bookingId(), ex.toString());
         }
         count("booked");
         return ResponseEntity.created(URI.create("/api/v1/bookings/" + reservation.bookingId()))

@@ -38,16 +38,16 @@ class StockController {
     @Operation(summary = "Set the units left to sell")
     @ApiResponse(responseCode = "200", description = "The stock")
     @ApiResponse(responseCode = "401", description = "unauthorized")
-    Stock put(@PathVariable long productId, @Valid @RequestBody StockRequest request) {
-        ProductIds.requirePositive(productId);
+    Stock put(@PathVariable("productId") String productIdText, @Valid @RequestBody StockRequest request) {
+        long productId = ProductIds.parse(productIdText);
         this.gate.setStock(productId, request.available());
         return new Stock(productId, request.available());
     }
 
     @GetMapping
     @Operation(summary = "Read the units left to sell")
-    Stock get(@PathVariable long productId) {
-        ProductIds.requirePositive(productId);
+    Stock get(@PathVariable("productId") String productIdText) {
+        long productId = ProductIds.parse(productIdText);
         return new Stock(productId, this.gate.stock(productId));
     }
 

@@ -82,10 +82,11 @@ class EntryController {
     @ApiResponse(responseCode = "404", description = "queue_not_found")
     @ApiResponse(responseCode = "409", description = "queue_closed")
     @ApiResponse(responseCode = "503", description = "unavailable: Kafka did not acknowledge in time; see Retry-After")
-    ResponseEntity<EntryAccepted> enter(@PathVariable long productId, @Valid @RequestBody EnterRequest request) {
+    ResponseEntity<EntryAccepted> enter(@PathVariable("productId") String productIdText,
+            @Valid @RequestBody EnterRequest request) {
+        long productId = ProductIds.parse(productIdText);
         EntryToken token;
         try {
-            ProductIds.requirePositive(productId);
             this.queues.requireOpen(productId);
             token = this.tokens.issue(productId, request.userId());
             this.publisher.publish(new EntryRequested(productId, token.value(), token.userId(),
@@ -106,7 +107,9 @@ class EntryController {
             + "position and ETA, AVAILABLE with expiresAt once admitted, EXPIRED when the place is gone.")
     @ApiResponse(responseCode = "200", description = "The token's status")
     @ApiResponse(responseCode = "400", description = "invalid_token: not issued here, or for another product")
-    ResponseEntity<EntryStatusResponse> status(@PathVariable long productId, @PathVariable String token) {
+    ResponseEntity<EntryStatusResponse> status(@PathVariable("productId") String productIdText,
+            @PathVariable String token) {
+        long productId = ProductIds.parse(productIdText);
         EntryToken entry = verify(productId, token);
         EntryState state = this.statuses.read(entry, ScriptTime.REDIS_TIME);
         this.polls.get(state.status()).increment();
@@ -120,7 +123,8 @@ class EntryController {
     @DeleteMapping("/{token}")
     @Operation(summary = "Leave the line", description = "Gives up the place or frees the entry slot.")
     @ApiResponse(responseCode = "204", description = "The place is gone")
-    ResponseEntity<Void> leave(@PathVariable long productId, @PathVariable String token) {
+    ResponseEntity<Void> leave(@PathVariable("productId") String productIdText, @PathVariable String token) {
+        long productId = ProductIds.parse(productIdText);
         if (this.remover.remove(verify(productId, token))) {
             this.leaves.increment();
         }
@@ -129,7 +133,6 @@ class EntryController {
 
     /** Refuses, before any Redis access, a token this deployment did not issue for this product. */
     private EntryToken verify(long productId, String token) {
-        ProductIds.requirePositive(productId);
         return this.tokens.verify(token)
             .filter(entry -> entry.productId() == productId)
             .orElseThrow(() -> new ApiException(HttpStatus.BAD_REQUEST, ProblemCodes.INVALID_TOKEN,

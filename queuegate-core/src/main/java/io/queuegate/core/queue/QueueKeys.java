@@ -54,6 +54,11 @@ public record QueueKeys(long productId) {
         return tagged("bookings");
     }
 
+    /** Hash of reservations not yet confirmed durable: booking id → the consumed entry's expiry. */
+    public String reservations() {
+        return tagged("reservations");
+    }
+
     /** Stream of the line's state changes, relayed to Kafka and trimmed by the audit relay. */
     public String audit() {
         return tagged("audit");
@@ -65,6 +70,7 @@ public record QueueKeys(long productId) {
     }
 
     public List<String> all() {
-        return List.of(waiting(), entry(), members(), settings(), stats(), stock(), bookings(), audit(), auditLease());
+        return List.of(waiting(), entry(), members(), settings(), stats(), stock(), bookings(), reservations(), audit(),
+                auditLease());
     }
 }

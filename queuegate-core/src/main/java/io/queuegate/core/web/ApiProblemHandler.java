@@ -66,6 +66,22 @@ public class ApiProblemHandler extends ResponseEntityExceptionHandler {
             .body(counted(problem));
     }
 
+    /** A body cut off at the size limit is too large, not malformed. */
+    @Override
+    protected ResponseEntity<Object> handleHttpMessageNotReadable(
+            org.springframework.http.converter.HttpMessageNotReadableException ex, HttpHeaders headers,
+            HttpStatusCode status, WebRequest request) {
+        for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+            if (cause instanceof RequestBodyLimitFilter.BodyTooLargeException tooLarge) {
+                ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONTENT_TOO_LARGE,
+                        tooLarge.getMessage());
+                problem.setProperty("code", ProblemCodes.PAYLOAD_TOO_LARGE);
+                return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).body(counted(problem));
+            }
+        }
+        return super.handleHttpMessageNotReadable(ex, headers, status, request);
+    }
+
     @Override
     protected ResponseEntity<Object> handleExceptionInternal(Exception ex, Object body, HttpHeaders headers,
             HttpStatusCode statusCode, WebRequest request) {

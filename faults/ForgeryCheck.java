@@ -1,0 +1,265 @@
+import java.lang.reflect.Proxy;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+
+import io.queuegate.core.token.EntryToken;
+import io.queuegate.core.token.TokenCodec;
+import io.queuegate.core.web.AdminTokenInterceptor;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+/**
+ * The in-process half of faults/run.py's forgery scenario, run as a single-file program against the services' own
+ * classes: {@code java -cp <libs> faults/ForgeryCheck.java SECRET COUNT GENUINE_TOKENS_FILE ADMIN_TOKEN}.
+ *
+ * <p>Feeds COUNT forged and tampered tokens to {@link TokenCodec#verify} with the deployment's secret and counts
+ * how many pass (must be 0), after checking that the genuine tokens do pass. Then times
+ * {@link AdminTokenInterceptor#preHandle} with wrong admin tokens of the real one's length that are right in none,
+ * the first half, or all but the last character: a comparison that stops at the first difference would take
+ * longer the more is right. Prints one JSON line.
+ */
+public class ForgeryCheck {
+
+    private static final Base64.Encoder ENC = Base64.getUrlEncoder().withoutPadding();
+    private static final Base64.Decoder DEC = Base64.getUrlDecoder();
+    private static final String B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    private static final String[] KINDS = {"random string", "random bytes v1", "bit flip", "char swap", "truncate",
+        "extend", "splice mac", "other product", "wrong key", "non-canonical base64", "padding",
+        "standard alphabet", "other user, mac kept", "version byte"};
+
+    public static void main(String[] args) throws Exception {
+        String secret = args[0];
+        long count = Long.parseLong(args[1]);
+        List<String> genuine = Files.readAllLines(Path.of(args[2])).stream().filter(s -> !s.isBlank()).toList();
+        String admin = args[3];
+
+        TokenCodec codec = new TokenCodec(secret);
+        TokenCodec wrongKey = new TokenCodec(secret + "-not-ours");
+        Set<String> genuineSet = new HashSet<>(genuine);
+        List<EntryToken> decoded = new ArrayList<>();
+        for (String g : genuine) {
+            codec.verify(g).ifPresent(decoded::add);
+        }
+        SplittableRandom rnd = new SplittableRandom(42);
+        Map<String, long[]> kinds = new LinkedHashMap<>();
+        for (String k : KINDS) {
+            kinds.put(k, new long[2]);
+        }
+        long accepted = 0;
+        List<String> examples = new ArrayList<>();
+        long t0 = System.nanoTime();
+        for (long i = 0; i < count; i++) {
+            String kind = KINDS[(int) (i % KINDS.length)];
+            String t = forge(kind, genuine, decoded, wrongKey, rnd);
+            if (t == null || genuineSet.contains(t)) {
+                t = "A" + (t == null ? "" : t);
+            }
+            long[] k = kinds.get(kind);
+            k[0]++;
+            if (codec.verify(t).isPresent()) {
+                accepted++;
+                k[1]++;
+                if (examples.size() < 5) {
+                    examples.add(kind + ":" + t);
+                }
+            }
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+
+        // Admin token timing: same length, right in none / half / all but the last character.
+        char[] none = admin.toCharArray();
+        for (int i = 0; i < none.length; i++) {
+            none[i] = none[i] == 'z' ? 'y' : 'z';
+        }
+        String half = admin.substring(0, admin.length() / 2) + new String(none).substring(admin.length() / 2);
+        String last = admin.substring(0, admin.length() - 1) + (admin.endsWith("z") ? "y" : "z");
+        String[] candidates = {new String(none), half, last};
+        String[] labels = {"none right", "first half right", "all but last right"};
+        AdminTokenInterceptor interceptor = new AdminTokenInterceptor(admin);
+        HttpServletResponse response = (HttpServletResponse) Proxy.newProxyInstance(
+                ForgeryCheck.class.getClassLoader(), new Class<?>[] {HttpServletResponse.class},
+                (proxy, method, a) -> defaultValue(method.getReturnType()));
+        HttpServletRequest[] requests = new HttpServletRequest[candidates.length];
+        for (int c = 0; c < candidates.length; c++) {
+            String header = "Bearer " + candidates[c];
+            requests[c] = (HttpServletRequest) Proxy.newProxyInstance(ForgeryCheck.class.getClassLoader(),
+                    new Class<?>[] {HttpServletRequest.class},
+                    (proxy, method, a) -> method.getName().equals("getHeader") ? header
+                            : defaultValue(method.getReturnType()));
+        }
+        int rounds = 41;
+        int perRound = 20_000;
+        long[][] ns = new long[candidates.length][rounds];
+        long passed = 0;
+        for (int warm = 0; warm < 3; warm++) {
+            for (int c = 0; c < candidates.length; c++) {
+                passed += time(interceptor, requests[c], response, perRound)[1];
+            }
+        }
+        for (int r = 0; r < rounds; r++) {
+            for (int j = 0; j < candidates.length; j++) {
+                int c = (j + r) % candidates.length; // rotate the order so drift hits every candidate alike
+                long[] res = time(interceptor, requests[c], response, perRound);
+                ns[c][r] = res[0] / perRound;
+                passed += res[1];
+            }
+        }
+        StringBuilder timing = new StringBuilder("{");
+        double min = Double.MAX_VALUE;
+        double max = 0;
+        for (int c = 0; c < candidates.length; c++) {
+            long[] sorted = ns[c].clone();
+            Arrays.sort(sorted);
+            long median = sorted[rounds / 2];
+            min = Math.min(min, median);
+            max = Math.max(max, median);
+            timing.append(c == 0 ? "" : ", ").append('"').append(labels[c]).append("\": ").append(median);
+        }
+        timing.append('}');
+
+        StringBuilder kindJson = new StringBuilder("{");
+        for (Map.Entry<String, long[]> e : kinds.entrySet()) {
+            kindJson.append(kindJson.length() == 1 ? "" : ", ").append('"').append(e.getKey()).append("\": ")
+                .append(e.getValue()[0]);
+        }
+        kindJson.append('}');
+        System.out.println("{\"genuine\": " + genuine.size() + ", \"genuineAccepted\": " + decoded.size()
+                + ", \"forged\": " + count + ", \"forgedAccepted\": " + accepted + ", \"seconds\": " + seconds
+                + ", \"kinds\": " + kindJson + ", \"examples\": " + quote(examples) + ", \"adminTimingNs\": "
+                + timing + ", \"adminTimingRatio\": " + (max / min) + ", \"adminWrongAccepted\": " + passed + "}");
+    }
+
+    /** Runs preHandle n times; returns {elapsed ns, how many were let through}. */
+    private static long[] time(AdminTokenInterceptor interceptor, HttpServletRequest request,
+            HttpServletResponse response, int n) {
+        long through = 0;
+        long t = System.nanoTime();
+        for (int i = 0; i < n; i++) {
+            try {
+                if (interceptor.preHandle(request, response, null)) {
+                    through++;
+                }
+            }
+            catch (RuntimeException refused) {
+                // the expected 401
+            }
+        }
+        return new long[] {System.nanoTime() - t, through};
+    }
+
+    private static String forge(String kind, List<String> genuine, List<EntryToken> decoded, TokenCodec wrongKey,
+            SplittableRandom rnd) {
+        String g = genuine.get(rnd.nextInt(genuine.size()));
+        byte[] b = DEC.decode(g);
+        switch (kind) {
+            case "random string" -> {
+                char[] c = new char[1 + rnd.nextInt(128)];
+                for (int i = 0; i < c.length; i++) {
+                    c[i] = B64.charAt(rnd.nextInt(64));
+                }
+                return new String(c);
+            }
+            case "random bytes v1" -> {
+                byte[] r = new byte[19 + rnd.nextInt(70)];
+                rnd.nextBytes(r);
+                r[0] = 1;
+                return ENC.encodeToString(r);
+            }
+            case "bit flip" -> {
+                int i = rnd.nextInt(b.length);
+                b[i] ^= (byte) (1 << rnd.nextInt(8));
+                return ENC.encodeToString(b);
+            }
+            case "char swap" -> {
+                int i = rnd.nextInt(g.length());
+                char c;
+                do {
+                    c = B64.charAt(rnd.nextInt(64));
+                } while (c == g.charAt(i));
+                return g.substring(0, i) + c + g.substring(i + 1);
+            }
+            case "truncate" -> {
+                return g.substring(0, 1 + rnd.nextInt(g.length() - 1));
+            }
+            case "extend" -> {
+                StringBuilder s = new StringBuilder(g);
+                for (int i = 1 + rnd.nextInt(8); i > 0; i--) {
+                    s.append(B64.charAt(rnd.nextInt(64)));
+                }
+                return s.toString();
+            }
+            case "splice mac" -> {
+                byte[] other = DEC.decode(genuine.get(rnd.nextInt(genuine.size())));
+                byte[] mac = Arrays.copyOfRange(other, other.length - 16, other.length);
+                if (Arrays.equals(mac, Arrays.copyOfRange(b, b.length - 16, b.length))) {
+                    rnd.nextBytes(mac);
+                }
+                System.arraycopy(mac, 0, b, b.length - 16, 16);
+                return ENC.encodeToString(b);
+            }
+            case "other product" -> {
+                b[1] ^= (byte) (1 + rnd.nextInt(0x7F));
+                return ENC.encodeToString(b);
+            }
+            case "wrong key" -> {
+                EntryToken e = decoded.get(rnd.nextInt(decoded.size()));
+                return wrongKey.issue(e.productId() + rnd.nextInt(2), e.userId()).value();
+            }
+            case "non-canonical base64" -> {
+                // change the unused low bits of the last character: decodes to the same bytes, spelled differently
+                if (g.length() % 4 == 0) {
+                    return g + "A";
+                }
+                int last = B64.indexOf(g.charAt(g.length() - 1));
+                int unused = g.length() % 4 == 2 ? 0x0F : 0x03;
+                int spelled = (last & ~unused) | (1 + rnd.nextInt(unused));
+                return g.substring(0, g.length() - 1) + B64.charAt(spelled);
+            }
+            case "padding" -> {
+                return g + (rnd.nextBoolean() ? "=" : "==");
+            }
+            case "standard alphabet" -> {
+                String s = Base64.getEncoder().withoutPadding().encodeToString(b);
+                return s.equals(g) ? s + "+" : s;
+            }
+            case "other user, mac kept" -> {
+                int i = b.length - 17 - rnd.nextInt(Math.max(1, b.length - 20));
+                b[i] = (byte) B64.charAt(rnd.nextInt(62));
+                return ENC.encodeToString(b);
+            }
+            default -> { // version byte
+                b[0] = (byte) (2 + rnd.nextInt(250));
+                return ENC.encodeToString(b);
+            }
+        }
+    }
+
+    private static Object defaultValue(Class<?> type) {
+        if (type == boolean.class) {
+            return false;
+        }
+        if (type == int.class || type == long.class || type == short.class || type == byte.class) {
+            return type == long.class ? 0L : type == int.class ? 0 : type == short.class ? (short) 0 : (byte) 0;
+        }
+        return null;
+    }
+
+    private static String quote(List<String> values) {
+        StringBuilder s = new StringBuilder("[");
+        for (String v : values) {
+            s.append(s.length() == 1 ? "" : ", ").append('"').append(v.replace("\\", "\\\\").replace("\"", "\\\""))
+                .append('"');
+        }
+        return s.append(']').toString();
+    }
+}

@@ -1,0 +1,594 @@
+"""Hostile requests, forged tokens and floods for faults/run.py. Standard library only.
+
+Every request of the corpus is sent raw over its own TCP connection, so malformed request lines, odd encodings and
+oversized parts reach the server exactly as written."""
+import asyncio
+import base64
+import collections
+import gzip
+import json
+import random
+import socket
+import threading
+import time
+
+import stack as S
+
+
+class Case:
+    __slots__ = ("name", "group", "port", "data", "write")
+
+    def __init__(self, name, group, port, data, write):
+        self.name, self.group, self.port, self.data, self.write = name, group, port, data, write
+
+
+def raw(method, path, headers=(), body=None, version=b"HTTP/1.1", host=True, length=True):
+    """Builds a request from bytes or latin-1 strings, exactly as given."""
+    def b(x):
+        return x if isinstance(x, bytes) else x.encode("latin-1")
+    lines = [b(method) + b" " + b(path) + b" " + b(version)]
+    if host:
+        lines.append(b"Host: 127.0.0.1")
+    lines += [b(h) for h in headers]
+    if body is not None and length:
+        lines.append(b"Content-Length: %d" % len(b(body)))
+    lines.append(b"Connection: close")
+    return b"\r\n".join(lines) + b"\r\n\r\n" + (b(body) if body is not None else b"")
+
+
+def chunked(data, size=65536):
+    out = [b"%x\r\n%s\r\n" % (len(data[i:i + size]), data[i:i + size]) for i in range(0, len(data), size)]
+    return b"".join(out) + b"0\r\n\r\n"
+
+
+JSON = "Content-Type: application/json"
+
+
+def corpus(stack, p, pa, genuine):
+    """At least 200 requests no client should be able to turn into a write: each must get a 4xx (never a 5xx,
+    never a dropped connection), and none may change Redis or publish an event."""
+    ing, adm, book = stack.ingest.port, stack.worker.port, stack.booking.port
+    admin = f"Authorization: Bearer {stack.admin_token}"
+    fresh = S.new_product()  # never configured: a write to it would create keys
+    cases = []
+
+    def add(group, name, port, data, write):
+        cases.append(Case(f"{group}: {name}", group, port, data, write))
+
+    enter = f"/api/v1/queues/{p}/entries"
+    status = f"{enter}/{genuine}"
+    targets = [  # (label, port, method, path, extra headers, a valid body to start from)
+        ("enter", ing, "POST", enter, [], {"userId": "hx-valid"}),
+        ("queue PUT", adm, "PUT", f"/api/v1/queues/{pa}", [admin],
+         {"maxActive": 7, "admitPerSecond": 7, "entryTtlSeconds": 7, "open": False}),
+        ("stock PUT", book, "PUT", f"/api/v1/products/{p}/stock", [admin], {"available": 77}),
+        ("booking", book, "POST", "/api/v1/bookings", [], {"productId": p, "token": genuine, "quantity": 1}),
+    ]
+
+    # 1. malformed JSON (each would be a write if the parser were lenient), for every JSON endpoint; the problems
+    #    inside strings go into the first field's value, so an unknown extra field cannot hide them
+    for label, port, method, path, hdrs, valid in targets:
+        v = json.dumps(valid)
+        first = next(iter(valid))
+
+        def with_first(text, v=v, first=first, valid=valid):
+            return v.replace(f'"{first}": {json.dumps(valid[first])}', f'"{first}": {text}', 1)
+        bodies = {
+            "empty body": "", "only {": "{", "only }": "}", "unclosed object": v[:-1], "unclosed string":
+            v[:-3], "trailing garbage": v + "xyz", "two documents": v + v, "trailing comma": v[:-1] + ",}",
+            "single quotes": v.replace('"', "'"), "unquoted keys": "{" + ",".join(
+                f"{k}:{json.dumps(x)}" for k, x in valid.items()) + "}", "comment": "/*x*/" + v,
+            "NaN value": with_first("NaN"), "Infinity value": with_first("-Infinity"), "bare literal null": "null",
+            "bare number": "1", "array instead of object": "[" + v + "]",
+            "lone surrogate escape": with_first('"hx\\ud800"'),
+            "control char in string": with_first('"hx\x01b"'), "invalid escape": with_first('"hx\\q"'),
+            "leading zeros": with_first("007"), "hex number": with_first("0x7"),
+        }
+        for name, body in bodies.items():
+            add("malformed JSON", f"{label} {name}", port, raw(method, path, [JSON, *hdrs], body.encode()), True)
+
+    # 2. deeply nested and 2 MB bodies
+    for label, port, method, path, hdrs, valid in targets:
+        deep_arr = b'{"x":' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+        deep_obj = b'{"a":' * 5000 + b"1" + b"}" * 5000
+        key = next(iter(valid))
+        big = json.dumps({**valid, key: "a" * (2 << 20)}).encode()
+        pad = json.dumps({**valid, "padding": "p" * (2 << 20)}).encode()
+        add("nested/huge", f"{label} 100,000-deep array", port, raw(method, path, [JSON, *hdrs], deep_arr), True)
+        add("nested/huge", f"{label} 5,000-deep object", port, raw(method, path, [JSON, *hdrs], deep_obj), True)
+        add("nested/huge", f"{label} 2 MB value, Content-Length", port, raw(method, path, [JSON, *hdrs], big), True)
+        add("nested/huge", f"{label} 2 MB padding, Content-Length", port, raw(method, path, [JSON, *hdrs], pad),
+            True)
+        add("nested/huge", f"{label} 2 MB padding, chunked", port,
+            raw(method, path, [JSON, "Transfer-Encoding: chunked", *hdrs], chunked(pad), length=False), True)
+        add("nested/huge", f"{label} 2 MB value, chunked", port,
+            raw(method, path, [JSON, "Transfer-Encoding: chunked", *hdrs], chunked(big), length=False), True)
+
+    # 3. wrong types
+    wrong = {
+        "enter": [{"userId": 12345}, {"userId": 1.5}, {"userId": True}, {"userId": None}, {"userId": ["hx-a"]},
+                  {"userId": {"$gt": ""}}, {"user_id": "hx-b"}, {}, {"userId": ""}, {"userId": "x" * 65}],
+        "queue PUT": [{"maxActive": "7", "admitPerSecond": 7, "entryTtlSeconds": 7, "open": False},
+                      {"maxActive": 7.9, "admitPerSecond": 7, "entryTtlSeconds": 7, "open": False},
+                      {"maxActive": 0, "admitPerSecond": 7, "entryTtlSeconds": 7, "open": False},
+                      {"maxActive": -7, "admitPerSecond": 7, "entryTtlSeconds": 7, "open": False},
+                      {"maxActive": 2**63, "admitPerSecond": 7, "entryTtlSeconds": 7, "open": False},
+                      {"maxActive": 7, "admitPerSecond": 7, "entryTtlSeconds": 7, "open": "false"},
+                      {"maxActive": 7, "admitPerSecond": 7, "entryTtlSeconds": 7, "open": 0},
+                      {"maxActive": 7, "admitPerSecond": 7, "entryTtlSeconds": 7},
+                      {"maxActive": [7], "admitPerSecond": 7, "entryTtlSeconds": 7, "open": False},
+                      {"maxActive": None, "admitPerSecond": 7, "entryTtlSeconds": 7, "open": False}],
+        "stock PUT": [{"available": "77"}, {"available": -1}, {"available": 7.5}, {"available": 2**70},
+                      {"available": None}, {"available": [77]}, {"available": True}, {}],
+        "booking": [{"productId": str(p), "token": genuine, "quantity": 1},
+                    {"productId": p, "token": [genuine], "quantity": 1},
+                    {"productId": p, "token": genuine, "quantity": "1"},
+                    {"productId": p, "token": genuine, "quantity": 0},
+                    {"productId": p, "token": genuine, "quantity": -1},
+                    {"productId": p, "token": genuine, "quantity": 1.5},
+                    {"productId": p, "token": genuine, "quantity": 10**6},
+                    {"productId": -p, "token": genuine, "quantity": 1},
+                    {"productId": p + 2**64, "token": genuine, "quantity": 1},
+                    {"productId": p, "token": {"value": genuine}, "quantity": 1},
+                    {"productId": [p], "token": genuine, "quantity": 1},
+                    {"token": genuine, "quantity": 1}],
+    }
+    for label, port, method, path, hdrs, _ in targets:
+        for i, body in enumerate(wrong[label]):
+            add("wrong types", f"{label} #{i} {json.dumps(body)[:60]}", port,
+                raw(method, path, [JSON, *hdrs], json.dumps(body).encode()), True)
+
+    # 4. duplicate keys: the first value passes a naive filter, the last would be used (or the other way round)
+    dups = [
+        ("enter", ing, "POST", enter, [], '{"userId":"<script>","userId":"hx-dup1"}'),
+        ("enter", ing, "POST", enter, [], '{"userId":"hx-dup2","userId":"../../etc"}'),
+        ("queue PUT", adm, "PUT", f"/api/v1/queues/{pa}", [admin],
+         '{"maxActive":-1,"maxActive":7,"admitPerSecond":7,"entryTtlSeconds":7,"open":false}'),
+        ("stock PUT", book, "PUT", f"/api/v1/products/{p}/stock", [admin], '{"available":-5,"available":77}'),
+        ("booking", book, "POST", "/api/v1/bookings", [],
+         f'{{"productId":{p},"token":"forged","token":"{genuine}","quantity":1}}'),
+        ("booking", book, "POST", "/api/v1/bookings", [],
+         f'{{"productId":{p},"token":"{genuine}","quantity":0,"quantity":1}}'),
+    ]
+    for label, port, method, path, hdrs, body in dups:
+        add("duplicate keys", f"{label} {body[:50]}", port, raw(method, path, [JSON, *hdrs], body.encode()), True)
+
+    # 5. odd encodings and Unicode in the user id (every one outside [A-Za-z0-9._@:-])
+    odd_ids = ["ａｄｍｉｎ", "аdmin", "admin\u200b", "admin\u202e", "\u0000admin", "admin\u2028", "🙂",
+               "e\u0301", "İ", "ǅ", "ß" * 40, "\ufeffadmin", "admin\x7f", "a b", "a\tb", "a%20b", "a+b", "a/b",
+               "a\\b", "\ud83d"]
+    for i, uid in enumerate(odd_ids):
+        body = json.dumps({"userId": uid}, ensure_ascii=(i % 2 == 0)).encode("utf-8", "surrogatepass")
+        add("odd encodings", f"enter userId {uid!r}", ing, raw("POST", enter, [JSON], body), True)
+    enc_bodies = [
+        ("UTF-16LE body, charset declared", "application/json; charset=UTF-16LE",
+         '{"userId":"ａ"}'.encode("utf-16-le")),
+        ("UTF-16BE body with BOM", "application/json; charset=UTF-16", '{"userId":"ａ"}'.encode("utf-16")),
+        ("UTF-32 body", "application/json; charset=UTF-32", '{"userId":"ａ"}'.encode("utf-32")),
+        ("invalid UTF-8 bytes", "application/json", b'{"userId":"\xff\xfe\xfd"}'),
+        ("overlong UTF-8 slash", "application/json", b'{"userId":"a\xc0\xafb"}'),
+        ("CESU surrogate bytes", "application/json", b'{"userId":"\xed\xa0\x80"}'),
+        ("latin-1 bytes as UTF-8", "application/json", '{"userId":"caf\xe9"}'.encode("latin-1")),
+        ("unknown charset", "application/json; charset=x-unknown-42", b'{"userId":"hx-charset"}'),
+        ("UTF-7 charset", "application/json; charset=UTF-7", b'{"userId":"+AGEAYgBj-"}'),
+        ("BOM then bad id", "application/json", b'\xef\xbb\xbf{"userId":"a b"}'),
+        ("NUL bytes between tokens", "application/json", b'{"userId"\x00:"a b"}'),
+        ("gzip bomb (2 MB inflated)", "application/json\r\nContent-Encoding: gzip",
+         gzip.compress(b'{"userId":"a b","padding":"' + b"0" * (2 << 20) + b'"}')),
+    ]
+    for name, ctype, body in enc_bodies:
+        add("odd encodings", name, ing, raw("POST", enter, [f"Content-Type: {ctype}"], body), True)
+
+    # 6. injection-looking user ids
+    injections = ["' OR '1'='1", "1; DROP TABLE users --", '"; FLUSHALL; "', "\r\nFLUSHALL\r\n",
+                  "*1\r\n$8\r\nFLUSHALL\r\n", "${jndi:ldap://127.0.0.1/a}", "{{7*7}}", "<script>alert(1)</script>",
+                  "../../etc/passwd", "$(reboot)", "`id`", "%s%n%x", "a\r\nSet-Cookie: x=1", "redis.call('FLUSHALL')",
+                  "admin' --", "__proto__[admin]", "{\"$ne\":null}", "|| true", "%00", "a" * 64 + "<"]
+    for uid in injections:
+        add("injection", f"enter userId {uid[:30]!r}", ing,
+            raw("POST", enter, [JSON], json.dumps({"userId": uid}).encode()), True)
+        add("injection", f"enter X-Request-Id + bad userId {uid[:20]!r}", ing,
+            raw("POST", enter, [JSON, "X-Request-Id: " + uid.replace("\r\n", " ").encode("latin-1", "replace")
+                                .decode("latin-1")], json.dumps({"userId": uid + "<"}).encode()), True)
+
+    # 7. wrong and missing content types (valid bodies: only the media type is wrong)
+    ctypes = [None, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
+              "application/xml", "application/jsonx", "text/json", "application/json-patch+json", "*/*",
+              "application/vnd.api+json", "application", "json"]
+    for ct in ctypes:
+        for label, port, method, path, hdrs, valid in targets[:1] + targets[3:]:
+            body = json.dumps(valid).encode()
+            if ct == "application/x-www-form-urlencoded":
+                body = "&".join(f"{k}={v}" for k, v in valid.items()).encode()
+            hs = ([f"Content-Type: {ct}"] if ct else []) + hdrs
+            add("content types", f"{label} {ct or 'no Content-Type'}", port, raw(method, path, hs, body), True)
+    for label, port, method, path, hdrs, valid in targets[1:3]:
+        add("content types", f"{label} text/plain", port,
+            raw(method, path, ["Content-Type: text/plain", *hdrs], json.dumps(valid).encode()), True)
+        add("content types", f"{label} no Content-Type", port, raw(method, path, hdrs, json.dumps(valid).encode()),
+            True)
+
+    # 8. bad bearer tokens on the admin endpoints (valid bodies: only the credential is wrong)
+    real = stack.admin_token
+    bearers = [None, "Bearer", "Bearer ", f"Basic {base64.b64encode(b'admin:' + real.encode()).decode()}",
+               f"Bearer {real[:-1]}", f"Bearer {real[:-1]}{chr(ord(real[-1]) ^ 1)}", f"Bearer {real}x",
+               f"Bearer x{real}", f"Bearer {real[:len(real) // 2]}", f"Bearer {real.upper()}",
+               "Bearer " + "A" * 10_000, "Bearer null", "Bearer undefined", f"Token {real}", f"Bearer\t{real}x",
+               "Bearer " + real.replace(real[0], "é", 1)]
+    for i, bearer in enumerate(bearers):
+        hs = [f"Authorization: {bearer}"] if bearer is not None else []
+        add("bad bearer", f"queue PUT #{i} {str(bearer)[:30]}", adm,
+            raw("PUT", f"/api/v1/queues/{fresh}", [JSON, *hs], json.dumps(targets[1][5]).encode()), True)
+        add("bad bearer", f"stock PUT #{i} {str(bearer)[:30]}", book,
+            raw("PUT", f"/api/v1/products/{p}/stock", [JSON, *hs], b'{"available":77}'), True)
+        if i % 4 == 0:
+            add("bad bearer", f"queue GET #{i}", adm, raw("GET", f"/api/v1/queues/{p}", hs), False)
+            add("bad bearer", f"stock GET #{i}", book, raw("GET", f"/api/v1/products/{p}/stock", hs), False)
+    add("bad bearer", "two Authorization headers, both wrong", adm,
+        raw("PUT", f"/api/v1/queues/{fresh}", [JSON, f"Authorization: Bearer {real[:-2]}",
+                                                "Authorization: Bearer x"], json.dumps(targets[1][5]).encode()),
+        True)
+
+    # 9. path tricks
+    arabic = "".join(chr(0x660 + int(d)) for d in str(p))
+    paths = [
+        ("dot-dot to enter", ing, "POST", f"/api/v1/queues/{p}/entries/../entries"),
+        ("encoded dot-dot", ing, "POST", f"/api/v1/queues/{p}/%2e%2e/{p}/entries"),
+        ("encoded slash in id", ing, "POST", f"/api/v1/queues/{p}%2Fentries"),
+        ("double slash", ing, "POST", f"//api/v1/queues/{p}/entries"),
+        ("matrix parameter", ing, "POST", f"/api/v1/queues/{p};x=1/entries"),
+        ("jsessionid", ing, "POST", f"/api/v1/queues/{p}/entries;jsessionid=abc"),
+        ("backslash", ing, "POST", f"/api/v1/queues/{p}\\entries"),
+        ("negative id", ing, "POST", f"/api/v1/queues/-{p}/entries"),
+        ("zero id", ing, "POST", "/api/v1/queues/0/entries"),
+        ("overflowing id", ing, "POST", "/api/v1/queues/99999999999999999999999/entries"),
+        ("hex id", ing, "POST", f"/api/v1/queues/{hex(p)}/entries"),
+        ("plus-signed id", ing, "POST", f"/api/v1/queues/+{p}/entries"),
+        ("encoded space in id", ing, "POST", f"/api/v1/queues/%20{p}/entries"),
+        ("Arabic-Indic digits of the id", ing, "POST",
+         "/api/v1/queues/" + "".join(f"%{b:02X}" for b in arabic.encode()) + "/entries"),
+        ("fullwidth digits of the id", ing, "POST",
+         "/api/v1/queues/" + "".join(f"%{b:02X}" for b in "".join(chr(0xFF10 + int(d)) for d in str(p))
+                                     .encode()) + "/entries"),
+        ("NUL in path", ing, "POST", f"/api/v1/queues/{p}%00/entries"),
+        ("trailing slash", ing, "POST", f"/api/v1/queues/{p}/entries/"),
+        ("upper-case path", ing, "POST", f"/API/V1/QUEUES/{p}/ENTRIES"),
+        ("absolute-form target", ing, "POST", f"http://evil.example/api/v1/queues/{p}/entries"),
+        ("asterisk target", ing, "POST", "*"),
+        ("no leading slash", ing, "POST", f"api/v1/queues/{p}/entries"),
+
+        ("very long path (100 KB)", ing, "POST", f"{enter}/" + "a" * 100_000),
+        ("dot-dot out of the API", ing, "GET", f"/api/v1/queues/{p}/entries/../../../../actuator/env"),
+        ("encoded dot-dot to actuator", ing, "GET", "/%2e%2e/actuator/env"),
+        ("actuator shutdown", ing, "POST", "/actuator/shutdown"),
+        ("actuator env", adm, "GET", "/actuator/env"),
+        ("actuator heapdump", book, "GET", "/actuator/heapdump"),
+        ("admin path on ingest", ing, "PUT", f"/api/v1/queues/{p}"),
+        ("dot-dot to admin", adm, "PUT", f"/api/v1/x/../queues/{fresh}"),
+        ("encoded dot-dot to admin", adm, "PUT", f"/api/v1/x/%2e%2e/queues/{fresh}"),
+        ("case trick to admin", adm, "PUT", f"/API/v1/queues/{fresh}"),
+        ("double slash to admin", adm, "PUT", f"/api/v1//queues/{fresh}"),
+        ("semicolon to admin", adm, "PUT", f"/api/v1/queues;x=1/{fresh}"),
+        ("semicolon to stock", book, "PUT", f"/api/v1/products;/{p}/stock"),
+        ("encoded slash to stock", book, "PUT", f"/api/v1/products/{p}%2Fstock"),
+    ]
+    for name, port, method, path in paths:
+        body = {ing: {"userId": "hx-path"}, adm: targets[1][5], book: {"available": 77}}[port]
+        add("path tricks", name, port, raw(method, path, [JSON], json.dumps(body).encode()), method != "GET")
+    add("path tricks", "user in the query string, none in the body", ing,
+        raw("POST", f"{enter}?userId=hx-query", [JSON], b"{}"), True)
+    add("path tricks", "user in a form parameter of a JSON request", ing,
+        raw("POST", f"{enter}?userId=hx-query", [JSON], b'{"userId":null}'), True)
+    token_paths = [
+        ("status: 10 KB token", "GET", f"{enter}/" + "A" * 10_000),
+        ("status: 64 KB token", "GET", f"{enter}/" + "A" * 65_000),
+        ("status: token with encoded slash", "GET", f"{enter}/{genuine[:10]}%2F{genuine[10:]}"),
+        ("status: token with dot-dot", "GET", f"{enter}/../entries/{genuine}"),
+        ("status: token + NUL", "GET", f"{enter}/{genuine}%00"),
+        ("status: token + padding", "GET", f"{enter}/{genuine}=="),
+        ("status: token with spaces", "GET", f"{enter}/%20{genuine}%20"),
+        ("status: unicode token", "GET", f"{enter}/%E2%80%AE{genuine}"),
+        ("status: token of the other product path", "GET", f"/api/v1/queues/{fresh}/entries/{genuine}"),
+        ("leave: 10 KB token", "DELETE", f"{enter}/" + "A" * 10_000),
+        ("leave: token with dot-dot", "DELETE", f"{enter}/x/../{genuine[:-1]}B"),
+        ("leave: tampered token", "DELETE", f"{enter}/{genuine[:-2]}AA"),
+        ("leave: genuine token, other product", "DELETE", f"/api/v1/queues/{fresh}/entries/{genuine}"),
+        ("leave: genuine token, product with leading zero", "DELETE", f"/api/v1/queues/0{p}/entries/{genuine}x"),
+        ("booking lookup: dot-dot", "GET", "/api/v1/bookings/../products/1/stock"),
+        ("booking lookup: huge id", "GET", "/api/v1/bookings/" + "9" * 5000 + "-x"),
+        ("booking lookup: overflowing product", "GET", "/api/v1/bookings/99999999999999999999-x"),
+        ("booking lookup: dash only", "GET", "/api/v1/bookings/-"),
+        ("booking lookup: Redis glob", "GET", f"/api/v1/bookings/{p}-*"),
+    ]
+    for name, method, path in token_paths:
+        port = book if "booking lookup" in name else ing
+        add("path tricks", name, port, raw(method, path), method != "GET")
+
+    # 10. huge headers, methods and broken HTTP
+    add("HTTP", "20 KB header", ing, raw("POST", enter, [JSON, "X-Big: " + "b" * 20_000], b'{"userId":"hx-h1"}'),
+        True)
+    add("HTTP", "1 MB of headers", ing, raw("POST", enter, [JSON] + [f"X-H{i}: " + "h" * 1000 for i in range(1000)],
+                                            b'{"userId":"hx-h2"}'), True)
+    add("HTTP", "5,000 small headers", ing, raw("POST", enter, [JSON] + [f"X-{i}: 1" for i in range(5000)],
+                                                b'{"userId":"hx-h3"}'), True)
+    add("HTTP", "20 KB Authorization on admin", adm,
+        raw("PUT", f"/api/v1/queues/{fresh}", [JSON, "Authorization: Bearer " + "t" * 20_000],
+            json.dumps(targets[1][5]).encode()), True)
+    add("HTTP", "huge X-Request-Id with a bad user", ing,
+        raw("POST", enter, [JSON, "X-Request-Id: " + "r" * 12_000], b'{"userId":"a b"}'), True)
+    for method in ("PATCH", "TRACE", "OPTIONS", "CONNECT", "FOO", "get", "PROPFIND"):
+        add("HTTP", f"method {method} on enter", ing, raw(method, enter, [JSON], b'{"userId":"hx-m"}'),
+            method not in ("OPTIONS", "TRACE"))
+    add("HTTP", "X-HTTP-Method-Override DELETE", ing,
+        raw("POST", status, [JSON, "X-HTTP-Method-Override: DELETE"], b"{}"), True)
+    add("HTTP", "DELETE on the admin queue", adm, raw("DELETE", f"/api/v1/queues/{p}", [admin]), True)
+    add("HTTP", "POST on the admin queue", adm,
+        raw("POST", f"/api/v1/queues/{fresh}", [JSON, admin], json.dumps(targets[1][5]).encode()), True)
+    add("HTTP", "Content-Length and chunked at once (smuggling)", ing,
+        raw("POST", enter, [JSON, "Content-Length: 4", "Transfer-Encoding: chunked"],
+            b'0\r\n\r\nPOST ' + enter.encode() + b' HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n'
+            b'Content-Length: 20\r\n\r\n{"userId":"hx-smug"}', length=False), True)
+    add("HTTP", "two Content-Length headers", ing,
+        raw("POST", enter, [JSON, "Content-Length: 5", "Content-Length: 20"], b'{"userId":"hx-cl2"}', length=False),
+        True)
+    add("HTTP", "negative Content-Length", ing,
+        raw("POST", enter, [JSON, "Content-Length: -1"], b'{"userId":"hx-cl3"}', length=False), True)
+    add("HTTP", "Content-Length smaller than the body", ing,
+        raw("POST", enter, [JSON, "Content-Length: 12"], b'{"userId":"hx-cl4"}', length=False), True)
+    add("HTTP", "bad chunk size", ing,
+        raw("POST", enter, [JSON, "Transfer-Encoding: chunked"], b"zz\r\n{}\r\n0\r\n\r\n", length=False), True)
+    add("HTTP", "Transfer-Encoding gzip, chunked", ing,
+        raw("POST", enter, [JSON, "Transfer-Encoding: gzip, chunked"], chunked(b'{"userId":"hx-te"}'),
+            length=False), True)
+    add("HTTP", "no Host header (HTTP/1.1)", ing, raw("POST", enter, [JSON], b'{"userId":"hx-nohost"}', host=False),
+        True)
+    add("HTTP", "two Host headers", ing, raw("POST", enter, [JSON, "Host: evil"], b'{"userId":"hx-2host"}'), True)
+    add("HTTP", "header without colon", ing, raw("POST", enter, [JSON, "BrokenHeader"], b'{"userId":"hx-nocolon"}'),
+        True)
+    add("HTTP", "obsolete line folding", ing,
+        raw("POST", enter, ["Content-Type: application/json", " ; charset=utf-8"], b'{"userId":"a b"}'), True)
+    add("HTTP", "NUL in a header", ing, raw("POST", enter, [JSON, "X-A: a\x00b"], b'{"userId":"hx-nul"}'), True)
+    add("HTTP", "HTTP/1.0 request", ing, raw("POST", enter, [JSON], b'{"userId":"a b"}', version=b"HTTP/1.0"), True)
+    add("HTTP", "HTTP/0.9 style request", ing, b"GET /\r\n\r\n", False)
+    add("HTTP", "HTTP/9.9", ing, raw("GET", status, version=b"HTTP/9.9"), False)
+    add("HTTP", "HTTP/2 preface on HTTP/1.1", ing, b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", False)
+    add("HTTP", "TLS ClientHello to plain HTTP", ing, bytes.fromhex("16030100a5010000a10303") + bytes(160), False)
+    add("HTTP", "random bytes", ing, random.Random(7).randbytes(512), False)
+    add("HTTP", "request line of spaces", ing, b"        \r\n\r\n", False)
+    add("HTTP", "CRLF injection in the path", ing, raw("GET", f"{enter}/x\r\nX-Injected: 1"), False)
+    add("HTTP", "8 KB query string on status", ing, raw("GET", f"{status}?" + "q=1&" * 2000), False)
+    add("HTTP", "Expect: 100-continue with a bad body", ing,
+        raw("POST", enter, [JSON, "Expect: 100-continue"], b'{"userId":"a b"}'), True)
+    add("HTTP", "Accept: application/xml only", ing,
+        raw("POST", enter, [JSON, "Accept: application/xml"], b'{"userId":"a b"}'), True)
+    return cases
+
+
+def send_case(case, timeout=20):
+    """Sends one raw request; returns (status or None, error). Reads while sending, so an early answer to a large
+    request (413, 431) is seen even if the server stops reading."""
+    try:
+        sock = socket.create_connection(("127.0.0.1", case.port), timeout=timeout)
+    except OSError as e:
+        return None, f"connect: {e}"
+    err = []
+
+    def sender():
+        try:
+            sock.sendall(case.data)
+        except OSError as e:
+            err.append(e)
+    t = threading.Thread(target=sender, daemon=True)
+    t.start()
+    buf = b""
+    try:
+        while len(buf) < 65536:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            buf += chunk
+    except OSError as e:
+        if not buf:
+            return None, f"recv: {e} (send: {err[:1]})"
+    finally:
+        try:
+            sock.close()
+        except OSError:
+            pass
+    t.join(5)
+    while buf.startswith(b"HTTP/1.1 1") and b"\r\n\r\n" in buf:  # skip interim answers (100 Continue)
+        buf = buf.split(b"\r\n\r\n", 1)[1]
+    line = buf.split(b"\r\n", 1)[0]
+    parts = line.split()
+    if len(parts) >= 2 and parts[0].startswith(b"HTTP/") and parts[1].isdigit():
+        return int(parts[1]), None
+    # Tomcat answers a request line without a version (HTTP/0.9) with a bare body, as that protocol has no status
+    # line; the body is the service's problem JSON and names the status
+    try:
+        return int(json.loads(buf.decode("utf-8", "replace"))["status"]), None
+    except (ValueError, KeyError, TypeError):
+        return None, f"no status line: {buf[:80]!r} (send: {err[:1]})"
+
+
+def run(cases, threads=8):
+    results = [None] * len(cases)
+    idx = iter(range(len(cases)))
+    lock = threading.Lock()
+
+    def work():
+        while True:
+            with lock:
+                i = next(idx, None)
+            if i is None:
+                return
+            st, err = send_case(cases[i])
+            results[i] = (cases[i], st, err)
+    ts = [threading.Thread(target=work) for _ in range(threads)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    return results
+
+
+# --- "no write" evidence -----------------------------------------------------------------------------------------
+
+VOLATILE = {"bucket", "bucketAt"}  # the admission tick's rate bucket, rewritten every tick
+
+
+def snapshot(redis):
+    """Every key of the private Redis with its content (the tick's rate-bucket fields left out)."""
+    out, cursor = {}, "0"
+    while True:
+        cursor, batch = redis("SCAN", cursor, "COUNT", 1000)
+        for key in batch:
+            kind = redis("TYPE", key)
+            if kind == "string":
+                v = redis("GET", key)
+            elif kind == "hash":
+                flat = redis("HGETALL", key)
+                v = tuple(sorted((flat[i], flat[i + 1]) for i in range(0, len(flat), 2) if flat[i] not in VOLATILE))
+            elif kind == "zset":
+                v = tuple(redis("ZRANGE", key, 0, -1, "WITHSCORES"))
+            elif kind == "set":
+                v = tuple(sorted(redis("SMEMBERS", key)))
+            elif kind == "list":
+                v = tuple(redis("LRANGE", key, 0, -1))
+            else:
+                v = kind
+            out[key] = v
+        if cursor == "0":
+            return out
+
+
+def diff(before, after):
+    changes = []
+    for key in sorted(set(before) | set(after)):
+        if before.get(key) != after.get(key):
+            changes.append(f"{key}: {str(before.get(key))[:80]} -> {str(after.get(key))[:80]}")
+    return changes
+
+
+def producer_sends(base):
+    r = S.Client(base).call("GET", "/actuator/metrics/kafka.producer.record.send.total")
+    try:
+        return sum(m["value"] for m in r.json()["measurements"])
+    except (TypeError, KeyError, ValueError):
+        return None
+
+
+# --- forged tokens -----------------------------------------------------------------------------------------------
+
+B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+
+def _dec(token):
+    return bytearray(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
+
+
+def _enc(data):
+    return base64.urlsafe_b64encode(bytes(data)).rstrip(b"=").decode()
+
+
+def forged_tokens(genuine, n, rng):
+    """Random strings and genuine tokens tampered in every way that keeps them URL-safe."""
+    out = []
+    kinds = ["random", "random bytes v1", "bit flip", "char swap", "truncate", "extend", "splice mac",
+             "other product"]
+    for i in range(n):
+        kind = kinds[i % len(kinds)]
+        g = rng.choice(genuine)
+        if kind == "random":
+            t = "".join(rng.choice(B64) for _ in range(rng.randint(1, 128)))
+        elif kind == "random bytes v1":
+            t = _enc(bytes([1]) + rng.randbytes(rng.randint(8, 80)))
+        elif kind == "bit flip":
+            b = _dec(g)
+            j = rng.randrange(len(b))
+            b[j] ^= 1 << rng.randrange(8)
+            t = _enc(b)
+        elif kind == "char swap":
+            j = rng.randrange(len(g))
+            t = g[:j] + rng.choice(B64.replace(g[j], "")) + g[j + 1:]
+        elif kind == "truncate":
+            t = g[:rng.randrange(1, len(g))]
+        elif kind == "extend":
+            t = g + "".join(rng.choice(B64) for _ in range(rng.randint(1, 8)))
+        elif kind == "splice mac":
+            a, b = _dec(g), _dec(rng.choice(genuine))
+            t = _enc(a[:-16] + (b[-16:] if b[-16:] != a[-16:] else rng.randbytes(16)))
+        else:  # the body of a genuine token with its product id changed, MAC kept
+            b = _dec(g)
+            b[1] ^= 1 + rng.randrange(0x7F)
+            t = _enc(b)
+        if t in genuine:
+            t = t + "A"
+        out.append(t)
+    return out
+
+
+# --- flood: far more concurrent enters than the service can take -----------------------------------------------
+
+async def _one(port, p, user, timeout, out):
+    body = json.dumps({"userId": user}).encode()
+    req = (f"POST /api/v1/queues/{p}/entries HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+           f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode() + body
+    t0 = time.monotonic()
+    t1 = t0
+    try:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), timeout)
+        t1 = time.monotonic()
+        writer.write(req)
+        data = await asyncio.wait_for(reader.read(-1), max(0.1, timeout - (t1 - t0)))
+        writer.close()
+        head, _, payload = data.partition(b"\r\n\r\n")
+        lines = head.split(b"\r\n")
+        status = int(lines[0].split()[1])
+        retry_after = any(line.lower().startswith(b"retry-after:") for line in lines[1:])
+        token = None
+        if status == 202:
+            try:
+                token = json.loads(payload.decode())["token"]
+            except ValueError:  # chunked body: the JSON is inside the chunk framing
+                token = json.loads(payload.split(b"\r\n")[1].decode())["token"]
+        out.append((status, t1 - t0, time.monotonic() - t0, retry_after, token, None))
+    except (OSError, asyncio.TimeoutError, IndexError, ValueError) as e:
+        out.append((0, t1 - t0, time.monotonic() - t0, False, None, type(e).__name__))
+
+
+def listen_overflows():
+    """The kernel's count of connections dropped because a listen queue was full (all sockets)."""
+    try:
+        lines = open("/proc/net/netstat").read().splitlines()
+        names, values = lines[0].split(), lines[1].split()
+        return int(values[names.index("ListenOverflows")])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+async def _flood(port, p, conns, tag, timeout):
+    out = []
+    await asyncio.gather(*(_one(port, p, f"{tag}-{i}", timeout, out) for i in range(conns)))
+    return out
+
+
+def flood(port, p, conns, tag, timeout=30):
+    """Opens `conns` connections at once, each sending one enter (a crowd arriving at the same second)."""
+    t0 = time.monotonic()
+    overflows = listen_overflows()
+    out = asyncio.run(_flood(port, p, conns, tag, timeout))
+    total = [o[2] for o in out if o[0]]
+    connect = [o[1] for o in out if o[0]]
+    refused = [o[2] for o in out if o[0] in (429, 503)]
+    after = listen_overflows()
+    return {
+        "sent": len(out), "seconds": time.monotonic() - t0,
+        "codes": collections.Counter(o[0] for o in out if o[0]),
+        "errors": sum(1 for o in out if not o[0]),
+        "error_kinds": dict(collections.Counter(o[5] for o in out if o[5])),
+        "refused_without_retry_after": sum(1 for o in out if o[0] in (429, 503) and not o[3]),
+        "tokens": [o[4] for o in out if o[4]],
+        "p50": S.pct(total, 0.5), "p99": S.pct(total, 0.99), "max": max(total, default=0),
+        "connect_p99": S.pct(connect, 0.99), "refused_p99": S.pct(refused, 0.99),
+        "listen_overflows": None if overflows is None or after is None else after - overflows,
+    }

@@ -1,0 +1,937 @@
+#!/usr/bin/env python3
+"""Queuegate under faults, races and hostile input; the figures are in docs/RELIABILITY.md. Standard library only.
+
+    faults/run.sh                      build the jars if missing, then run every scenario
+    python3 faults/run.py [scenario..] run some scenarios; the stack is started and stopped here
+
+Scenarios, in running order: hostile-input, forgery, consumer-crash, ingest-crash, admission-races, kafka-down,
+kafka-frozen, redis-frozen, redis-down, overload.
+
+Starts a private Redis (:6390), a private Kafka broker (:19092/19093) and the services as separate `java -jar`
+processes: ingest :18080, admission worker :18081 (more on :18091, :18092), booking :18082. Kills, freezes and
+floods them, and checks that nothing accepted is lost, duplicated or reordered and that nobody passes who should
+not. Prints a summary table (also written to .local/faults/summary.md) and exits non-zero when any check fails.
+Environment:
+  FAULTS_SCALE=0.2     scale every count (default 1: a 50,000-enter burst, 1,000,000 forged tokens)
+  FAULTS_FORGERY_HTTP  forged tokens sent over HTTP (default 20,000 x FAULTS_SCALE; the 1,000,000 run in-process)
+  FAULTS_PORT_BASE, FAULTS_REDIS_PORT, FAULTS_KAFKA_PORT, FAULTS_KAFKA_CONTROLLER_PORT   move the ports
+  FAULTS_KEEP=1 leaves the stack running; FAULTS_REUSE=1 attaches to a kept one (both for development)
+"""
+import collections
+import fcntl
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hostile  # noqa: E402
+import stack as S  # noqa: E402
+
+SCALE = float(os.environ.get("FAULTS_SCALE", "1") or 1)
+ENTERS = "/api/v1/queues/{}/entries"
+
+
+def scaled(n, minimum=1):
+    return max(minimum, int(n * SCALE))
+
+
+# --- results -------------------------------------------------------------------------------------------------
+
+class Report:
+    def __init__(self):
+        self.checks, self.figures, self.times = [], collections.defaultdict(list), {}
+
+    def check(self, scenario, label, ok, detail=""):
+        self.checks.append((scenario, label, bool(ok), "" if ok else str(detail)[:600]))
+        S.log(("PASS " if ok else "FAIL ") + f"{scenario}: {label}" + ("" if ok else f" -- {str(detail)[:600]}"))
+        return ok
+
+    def figure(self, scenario, label, value):
+        self.figures[scenario].append((label, value))
+        S.log(f"     {scenario}: {label} = {value}")
+
+    def failed(self):
+        return [c for c in self.checks if not c[2]]
+
+    def markdown(self):
+        lines = ["| scenario | time | checks held | figures |", "|---|---|---|---|"]
+        for scenario in self.times:
+            held = [c for c in self.checks if c[0] == scenario]
+            ok = sum(c[2] for c in held)
+            figs = "; ".join(f"{k}: {v}" for k, v in self.figures.get(scenario, []))
+            lines.append(f"| {scenario} | {self.times[scenario]:.0f} s | {ok}/{len(held)} | {figs} |")
+        failing = self.failed()
+        if failing:
+            lines += ["", "Failing checks:"] + [f"- {c[0]}: {c[1]} -- {c[3]}" for c in failing]
+        return "\n".join(lines)
+
+
+R = Report()
+
+
+# --- the API, as a client sees it ----------------------------------------------------------------------------
+
+class Api:
+    def __init__(self, stack):
+        self.stack = stack
+        self.admin = {"Authorization": f"Bearer {stack.admin_token}"}
+
+    @property
+    def ingest(self):
+        return self.stack.ingest.base
+
+    def configure(self, p, max_active, rate, ttl, open_=True):
+        r = S.client(self.stack.worker.base).call(
+            "PUT", f"/api/v1/queues/{p}", {"maxActive": max_active, "admitPerSecond": rate,
+                                           "entryTtlSeconds": ttl, "open": open_}, self.admin)
+        if r.status != 200:
+            raise RuntimeError(f"configuring queue {p} failed: {r}")
+        return r
+
+    def queue(self, p):
+        return S.client(self.stack.worker.base).call("GET", f"/api/v1/queues/{p}", headers=self.admin)
+
+    def enter(self, p, user, timeout=None):
+        return S.client(self.ingest).call("POST", ENTERS.format(p), {"userId": user}, timeout=timeout)
+
+    def status(self, p, token, timeout=None):
+        return S.client(self.ingest).call("GET", ENTERS.format(p) + "/" + token, timeout=timeout)
+
+    def leave(self, p, token, timeout=None):
+        return S.client(self.ingest).call("DELETE", ENTERS.format(p) + "/" + token, timeout=timeout)
+
+    def set_stock(self, p, n, timeout=None):
+        return S.client(self.stack.booking.base).call("PUT", f"/api/v1/products/{p}/stock", {"available": n},
+                                                      self.admin, timeout=timeout)
+
+    def book(self, p, token, qty=1, timeout=None):
+        return S.client(self.stack.booking.base).call("POST", "/api/v1/bookings",
+                                                      {"productId": p, "token": token, "quantity": qty},
+                                                      timeout=timeout)
+
+
+def keys(p):
+    return {k: f"{k}:{{{p}}}" for k in ("waiting", "entry", "members", "stats", "queue", "stock", "bookings")}
+
+
+def stats(redis, p):
+    flat = redis("HGETALL", keys(p)["stats"]) or []
+    return {flat[i]: flat[i + 1] for i in range(0, len(flat), 2)}
+
+
+def ms(seconds):
+    return f"{seconds * 1000:.0f} ms"
+
+
+# --- load: clients that enter users one after another, as many browsers would ---------------------------------
+
+class Entrant(threading.Thread):
+    """One client thread: enters its users one after another and keeps the order of its 202s.
+
+    With retry=True a refused or unanswered enter is tried again (after Retry-After, at most 0.5 s) until it gets
+    a 202 or the deadline passes, as a well-behaved client would; every answer is recorded."""
+
+    def __init__(self, api, p, users, retry=False, deadline=None, stop=None, pace=0.0, timeout=15):
+        super().__init__(daemon=True)
+        self.api, self.p, self.users, self.retry = api, p, users, retry
+        self.deadline, self.stop_event, self.pace, self.timeout = deadline, stop, pace, timeout
+        self.accepted = []  # (user, token) in the order the 202s arrived
+        self.answers = []   # (t_sent, status, elapsed, retry_after, content_type, error)
+        self.tokens_of = {}
+        self.unknown = 0    # sent, but no answer (connection dropped): may or may not be stored
+
+    def run(self):
+        c = S.Client(self.api.ingest, timeout=self.timeout)
+        path = ENTERS.format(self.p)
+        for user in self.users:
+            while True:
+                if self.stop_event is not None and self.stop_event.is_set():
+                    return
+                if self.deadline is not None and time.monotonic() > self.deadline:
+                    return
+                t = time.monotonic()
+                r = c.call("POST", path, {"userId": user})
+                self.answers.append((t, r.status, r.elapsed, r.header("Retry-After"), r.header("Content-Type"),
+                                     r.error))
+                if r.status == 202:
+                    token = (r.json() or {}).get("token")
+                    if user in self.tokens_of and self.tokens_of[user] != token:
+                        self.tokens_of[user + "#changed"] = token
+                    self.tokens_of[user] = token
+                    self.accepted.append((user, token))
+                    break
+                if r.status == 0:
+                    self.unknown += 1
+                if not self.retry:
+                    break
+                wait = 0.25 if r.status == 0 else 0.05  # nothing listening: do not spin on refused connects
+                if r.header("Retry-After"):
+                    try:
+                        wait = min(0.5, float(r.header("Retry-After")))
+                    except ValueError:
+                        pass
+                time.sleep(wait)
+            if self.pace:
+                time.sleep(self.pace)
+
+
+def run_entrants(api, p, n, threads, tag, **kw):
+    per = [[f"{tag}-{t}-{i}" for i in range(t, n, threads)] for t in range(threads)]
+    return [Entrant(api, p, users, **kw) for users in per]
+
+
+def progress(entrants):
+    return sum(len(e.answers) for e in entrants)
+
+
+def join(entrants, timeout=600):
+    end = time.monotonic() + timeout
+    for e in entrants:
+        e.join(max(0.1, end - time.monotonic()))
+
+
+def accepted_tokens(entrants):
+    return [tok for e in entrants for _, tok in e.accepted]
+
+
+def wait_applied(redis, p, tokens, timeout):
+    """Waits until members:{p} holds every token; returns the seconds it took, or None."""
+    t0 = time.monotonic()
+    want = set(tokens)
+    members_key = keys(p)["members"]
+    while True:
+        if redis("HLEN", members_key) >= len(want):
+            have = set(redis("HKEYS", members_key) or [])
+            if want <= have:
+                return time.monotonic() - t0
+        if time.monotonic() - t0 > timeout:
+            return None
+        time.sleep(0.5)
+
+
+LINE = """
+return {redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES'), redis.call('ZRANGE', KEYS[2], 0, -1, 'WITHSCORES'),
+        redis.call('HGETALL', KEYS[3]), redis.call('HGETALL', KEYS[4])}
+"""
+
+
+def line_snapshot(redis, p):
+    """waiting, entry, members and stats of p read in one atomic step (admission may move tokens meanwhile)."""
+    k = keys(p)
+    parts = redis.eval(LINE, [k["waiting"], k["entry"], k["members"], k["stats"]])
+    pairs = [{f[i]: f[i + 1] for i in range(0, len(f), 2)} for f in parts]
+    return ({t: float(s) for t, s in pairs[0].items()}, {t: float(s) for t, s in pairs[1].items()}, pairs[2],
+            pairs[3])
+
+
+def check_line(scenario, redis, p, entrants, extra_ok_tokens=()):
+    """Every 202 token is in the line exactly once, in the order each client got its 202s; nothing else is."""
+    waiting, entry, members, st = line_snapshot(redis, p)
+    accepted = accepted_tokens(entrants)
+    distinct = set(accepted)
+    missing = [t for t in distinct if t not in members]
+    R.check(scenario, "every token that got a 202 is in the line", not missing,
+            f"{len(missing)} of {len(distinct)} missing, e.g. {missing[:2]}")
+    both = set(waiting) & set(entry)
+    R.check(scenario, "no token in waiting and entry at once", not both, f"{len(both)}: {list(both)[:2]}")
+    placed = set(waiting) | set(entry)
+    not_placed = [t for t in distinct if t not in placed]
+    R.check(scenario, "every 202 token holds a place (waiting or entry)", not not_placed,
+            f"{len(not_placed)} without a place, e.g. {not_placed[:2]}")
+    strangers = [t for t in members if t not in distinct and t not in extra_ok_tokens]
+    # a request whose answer was lost (crash, timeout) may still have been stored; anything else is a stranger
+    unknown = sum(e.unknown for e in entrants) + sum(1 for e in entrants for a in e.answers if a[1] == 503)
+    R.check(scenario, "the line holds no token nobody asked for", len(strangers) <= unknown,
+            f"{len(strangers)} tokens without a 202, more than the {unknown} requests left unanswered or refused")
+    seq = int(st.get("seq", 0))
+    entered = int(st.get("enteredTotal", 0))
+    scores = [int(v) for v in members.values() if v != "0"]
+    dup = len(scores) - len(set(scores))
+    R.check(scenario, "each applied once: unique sequence numbers, seq == enteredTotal == applied tokens",
+            dup == 0 and seq == entered == len(scores), f"dup={dup} seq={seq} enteredTotal={entered} "
+                                                        f"applied={len(scores)}")
+    mismatch = [t for t, s in waiting.items() if members.get(t) != str(int(s))]
+    R.check(scenario, "waiting scores equal the sequence members recorded", not mismatch, mismatch[:2])
+    order_breaks, pairs = 0, 0
+    for e in entrants:
+        prev = None
+        for _, tok in e.accepted:
+            s = members.get(tok)
+            if s is None:
+                continue
+            s = int(s)
+            if prev is not None:
+                pairs += 1
+                if s <= prev:
+                    order_breaks += 1
+            prev = s
+    R.check(scenario, "causal order: each client's later 202 stands behind its earlier one",
+            order_breaks == 0, f"{order_breaks} of {pairs} consecutive pairs out of order")
+    return {"accepted": len(accepted), "distinct": len(distinct), "pairs": pairs, "missing": len(missing),
+            "dup": dup, "order_breaks": order_breaks}
+
+
+def redis_of(stack):
+    return S.Redis(stack.redis.port, timeout=30)
+
+
+# --- scenarios -------------------------------------------------------------------------------------------------
+
+def consumer_crash(stack, api):
+    """kill -9 the admission worker (the only writer of waiting) in the middle of a 50,000-enter burst."""
+    sc = "consumer-crash"
+    redis = redis_of(stack)
+    p = S.new_product()
+    api.configure(p, 1, 1, 3600)  # one admitted at most: the line stays in waiting, where it can be inspected
+    n, threads = scaled(50_000, 200), 64
+    es = run_entrants(api, p, n, threads, "cc")
+    t0 = time.monotonic()
+    for e in es:
+        e.start()
+    S.wait_for(lambda: progress(es) >= n * 0.4, 300, 0.01)
+    applied_at_kill, answered_at_kill = redis("HLEN", keys(p)["members"]), progress(es)
+    stack.worker.kill9()
+    t_kill = time.monotonic()
+    stack.worker.start()
+    join(es)
+    burst = time.monotonic() - t0
+    stack.worker.wait_healthy()
+    t_up = time.monotonic()
+    took = wait_applied(redis, p, accepted_tokens(es), 180)
+    statuses = collections.Counter(a[1] for e in es for a in e.answers)
+    R.check(sc, f"all {n} enters answered 202 during the burst", statuses.get(202, 0) == n, dict(statuses))
+    R.check(sc, "the line caught up after the restart", took is not None, "not all 202 tokens applied in 180 s")
+    res = check_line(sc, redis, p, es)
+    R.figure(sc, "enters (202)", f"{res['accepted']:,}")
+    R.figure(sc, "burst", f"{burst:.1f} s ({n / burst:,.0f}/s, 64 client threads)")
+    R.figure(sc, "killed at", f"{answered_at_kill:,} answered, {applied_at_kill:,} of them in the line")
+    R.figure(sc, "worker restart to healthy", f"{t_up - t_kill:.1f} s")
+    R.figure(sc, "line complete after restart", f"{(t_up - t_kill) + (took or 0):.1f} s after the kill")
+    R.figure(sc, "missing / duplicated / out of order", f"{res['missing']} / {res['dup']} / {res['order_breaks']} "
+                                                        f"(of {res['pairs']:,} ordered pairs)")
+
+
+def ingest_crash(stack, api):
+    """kill -9 ingest-service mid-burst; every 202 it gave must survive."""
+    sc = "ingest-crash"
+    redis = redis_of(stack)
+    p = S.new_product()
+    api.configure(p, 1, 1, 3600)
+    n, threads = scaled(10_000, 200), 64
+    es = run_entrants(api, p, n, threads, "ic", retry=True, deadline=time.monotonic() + 240)
+    t0 = time.monotonic()
+    for e in es:
+        e.start()
+    S.wait_for(lambda: progress(es) >= n * 0.4, 300, 0.01)
+    before_kill = {tok for e in es for _, tok in e.accepted}
+    stack.ingest.kill9()
+    t_kill = time.monotonic()
+    time.sleep(1)
+    stack.ingest.start()
+    stack.ingest.wait_healthy()
+    t_up = time.monotonic()
+    join(es, 300)
+    burst = time.monotonic() - t0
+    took = wait_applied(redis, p, accepted_tokens(es), 180)
+    R.check(sc, "the line caught up", took is not None, "not all 202 tokens applied in 180 s")
+    members = set(redis("HKEYS", keys(p)["members"]) or [])
+    lost = [t for t in before_kill if t not in members]
+    R.check(sc, "every 202 given before the kill survives", not lost, f"{len(lost)} lost, e.g. {lost[:2]}")
+    res = check_line(sc, redis, p, es)
+    got = sum(len(e.accepted) for e in es)
+    R.check(sc, "every user got a 202 once ingest was back (retrying)", got == n, f"{got} of {n}")
+    changed = sum(1 for e in es for u in e.tokens_of if u.endswith("#changed"))
+    R.check(sc, "a retried enter gets the same token", changed == 0, changed)
+    errors = sum(1 for e in es for a in e.answers if a[1] == 0)
+    R.figure(sc, "enters (202)", f"{got:,}; {len(before_kill):,} of them before the kill")
+    R.figure(sc, "requests without answer while ingest was down", f"{errors:,} (connection refused/reset)")
+    R.figure(sc, "ingest restart to healthy", f"{t_up - t_kill:.1f} s")
+    R.figure(sc, "burst incl. outage", f"{burst:.1f} s")
+    R.figure(sc, "missing / duplicated / out of order", f"{res['missing']} / {res['dup']} / {res['order_breaks']}")
+
+
+SNAPSHOT = """
+local e = redis.call('ZCARD', KEYS[1])
+local w = redis.call('ZCARD', KEYS[2])
+local both = 0
+local m = redis.call('ZRANGE', KEYS[1], 0, -1)
+for i = 1, #m do if redis.call('ZSCORE', KEYS[2], m[i]) then both = both + 1 end end
+local s = redis.call('HMGET', KEYS[3], 'enteredTotal', 'admittedTotal', 'expiredTotal', 'leftTotal', 'consumedTotal')
+return {e, w, both, s[1] or '0', s[2] or '0', s[3] or '0', s[4] or '0', s[5] or '0'}
+"""
+
+
+def admission_races(stack, api):
+    """Three admission workers tick one queue at once while users leave; one worker is killed mid-tick."""
+    sc = "admission-races"
+    redis = redis_of(stack)
+    fast = {"QUEUEGATE_ADMISSION_TICK_INTERVAL": "10ms"}
+    extra = [stack.add("admission-worker", S.PORT_BASE + 11 + i, **fast) for i in range(2)]
+    for w in extra:  # they start while the line is filled; they join the consumer group too, which is fine
+        w.start()
+    p = S.new_product()
+    max_active, n = 150, scaled(3000, 300)
+    api.configure(p, 1, 1, 3600)
+    es = run_entrants(api, p, n, 32, "ar")
+    for e in es:
+        e.start()
+    join(es)
+    tokens = accepted_tokens(es)
+    R.check(sc, f"{n} users entered", len(tokens) == n, len(tokens))
+    api.configure(p, 1, 1, 3600, open_=False)  # a closed queue admits nobody
+    applied = wait_applied(redis, p, tokens, 120)
+    R.check(sc, "all applied before the race starts", applied is not None)
+    for tok in redis("ZRANGE", keys(p)["entry"], 0, -1):  # those admitted under the long set-up TTL leave
+        api.leave(p, tok)
+    for w in extra:
+        w.wait_healthy()
+    k = keys(p)
+    violations = collections.Counter()
+    samples, max_seen, stop = [0], [0], threading.Event()
+
+    def monitor():
+        mon = redis_of(stack)
+        while not stop.is_set():
+            e, w, both, entered, admitted, expired, left, consumed = map(int, mon.eval(
+                SNAPSHOT, [k["entry"], k["waiting"], k["stats"]]))
+            samples[0] += 1
+            max_seen[0] = max(max_seen[0], e)
+            if e > max_active:
+                violations["active above maxActive"] += 1
+            if both:
+                violations["token in waiting and entry"] += 1
+            if entered != w + e + expired + left + consumed:
+                violations["entered != waiting + active + expired + left + consumed"] += 1
+            time.sleep(0.002)
+
+    leavers = random.sample(tokens, len(tokens) // 10)
+    left_answers = collections.Counter()
+
+    def leave_some():
+        for tok in leavers:
+            if stop.is_set():
+                return
+            left_answers[api.leave(p, tok).status] += 1
+            time.sleep(random.random() * 0.01)
+
+    api_samples = []
+
+    def poll_api():
+        while not stop.is_set():
+            j = api.queue(p).json() or {}
+            if "active" in j:
+                api_samples.append(j["active"])
+            time.sleep(0.05)
+
+    threads = [threading.Thread(target=f, daemon=True) for f in (monitor, leave_some, poll_api)]
+    for t in threads:
+        t.start()
+    t0 = time.monotonic()
+    # the race begins: three workers (two ticking every 10 ms), one-second entries, a fast bucket
+    api.configure(p, max_active, 5000, 1)
+    victim = extra[-1]
+    S.wait_for(lambda: int(stats(redis, p).get("admittedTotal", 0)) >= n * 0.3, 120, 0.005)
+    victim.kill9()
+    kill_admitted = int(stats(redis, p).get("admittedTotal", 0))
+    victim.start()
+
+    def drained():
+        return redis("ZCARD", k["waiting"]) == 0 and redis("ZCARD", k["entry"]) == 0
+
+    done = S.wait_for(drained, 240, 0.2)
+    elapsed = time.monotonic() - t0
+    victim.wait_healthy()
+    time.sleep(0.5)
+    stop.set()
+    for t in threads:
+        t.join(30)
+    st = stats(redis, p)
+    R.check(sc, "the line drained (every user admitted and expired, or left)", done,
+            f"waiting={redis('ZCARD', k['waiting'])} entry={redis('ZCARD', k['entry'])}")
+    R.check(sc, "active never above maxActive (Redis snapshots)", violations["active above maxActive"] == 0,
+            f"{violations['active above maxActive']} of {samples[0]} snapshots; max {max_seen[0]}")
+    R.check(sc, "active never above maxActive (admin API)", max(api_samples or [0]) <= max_active,
+            max(api_samples or [0]))
+    R.check(sc, "no token in waiting and entry at once", violations["token in waiting and entry"] == 0,
+            violations["token in waiting and entry"])
+    R.check(sc, "none lost: entered == waiting + active + expired + left in every snapshot",
+            violations["entered != waiting + active + expired + left + consumed"] == 0, dict(violations))
+    entered, expired, left = int(st.get("enteredTotal", 0)), int(st.get("expiredTotal", 0)), \
+        int(st.get("leftTotal", 0))
+    R.check(sc, "at the end every user either expired or left, once", entered == n and expired + left == n,
+            f"entered={entered} expired={expired} left={left} n={n}")
+    admitted = int(st.get("admittedTotal", 0))
+    R.check(sc, "admitted == expired + left from entry (nobody admitted twice)",
+            admitted <= n and admitted >= expired, f"admitted={admitted} expired={expired}")
+    for w in extra:
+        w.stop(grace=15)
+    stack.services[:] = [s for s in stack.services if s not in extra]
+    R.figure(sc, "workers", "3 (ticks 200 ms, 10 ms, 10 ms); one killed with SIGKILL at "
+                            f"{kill_admitted:,} admitted and restarted")
+    R.figure(sc, "users / maxActive / TTL", f"{n:,} / {max_active} / 1 s; {len(leavers)} leave mid-race")
+    R.figure(sc, "Redis snapshots checked", f"{samples[0]:,}; max active seen {max_seen[0]}")
+    R.figure(sc, "violations", sum(violations.values()))
+    R.figure(sc, "race duration", f"{elapsed:.1f} s")
+
+
+def outage_load(api, p, tag, threads=16):
+    """Clients that keep entering new users, retrying each until 202, until stopped."""
+    stop = threading.Event()
+    es = [Entrant(api, p, (f"{tag}-{t}-{i}" for i in range(10**9)), retry=True, stop=stop, pace=0.005,
+                  timeout=15) for t in range(threads)]
+    for e in es:
+        e.start()
+    return es, stop
+
+
+def judge_outage(sc, what, es, t_from, t_to, bound):
+    """Answers given to requests sent between t_from and t_to (the outage)."""
+    during = [a for e in es for a in e.answers if t_from <= a[0] <= t_to]
+    codes = collections.Counter(a[1] for a in during)
+    refused = [a for a in during if a[1] == 503]
+    slow = [a for a in during if a[2] > bound]
+    R.check(sc, f"{what}: enter answered 503 (or 202) and nothing else", set(codes) <= {202, 503} and refused,
+            dict(codes))
+    R.check(sc, f"{what}: every 503 carries Retry-After and problem+json",
+            all(a[3] and "problem+json" in (a[4] or "") for a in refused),
+            [a for a in refused if not (a[3] and "problem+json" in (a[4] or ""))][:2])
+    R.check(sc, f"{what}: no answer slower than {bound:.0f} s (no hang)", not slow,
+            f"{len(slow)} slow, max {max(a[2] for a in during):.1f} s" if during else "no requests")
+    return codes, max((a[2] for a in during), default=0), S.pct([a[2] for a in refused], 0.5)
+
+
+def first_202_after(es, t):
+    times = [a[0] + a[2] for e in es for a in e.answers if a[1] == 202 and a[0] >= t]
+    return min(times) - t if times else None
+
+
+def kafka_down(stack, api):
+    """The broker killed with SIGKILL for 8 s: enter answers 503 + Retry-After in bounded time; everything
+    accepted before and around the outage arrives once it is back."""
+    sc = "kafka-down"
+    redis = redis_of(stack)
+    p = S.new_product()
+    api.configure(p, 1, 1, 3600)
+    # accepted events that exist only in Kafka: the worker (the only consumer) is down while they are accepted
+    stack.worker.kill9()
+    pre = run_entrants(api, p, scaled(3000, 100), 32, "kd-pre")
+    for e in pre:
+        e.start()
+    join(pre)
+    es, stop = outage_load(api, p, "kd")
+    time.sleep(2)
+    t_down = time.monotonic()
+    stack.kafka.kill9()
+    time.sleep(8)
+    t_restart = time.monotonic()
+    stack.kafka.start()
+    t_up = time.monotonic()
+    S.wait_for(lambda: first_202_after(es, t_up) is not None, 60, 0.1)
+    time.sleep(3)
+    stop.set()
+    join(es, 60)
+    stack.worker.start()
+    stack.worker.wait_healthy()
+    codes, worst, median = judge_outage(sc, "broker killed", es, t_down + 0.5, t_restart, 5.0)
+    back = first_202_after(es, t_up)
+    R.check(sc, "enters are accepted again after the broker is back", back is not None)
+    all_es = pre + es
+    took = wait_applied(redis, p, accepted_tokens(all_es), 180)
+    R.check(sc, "everything accepted before and around the outage arrived", took is not None)
+    res = check_line(sc, redis, p, all_es)
+    R.figure(sc, "accepted before the outage (worker stopped, only in Kafka)",
+             f"{sum(len(e.accepted) for e in pre):,}")
+    R.figure(sc, "answers while the broker was down", f"{dict(codes)}; median 503 in {ms(median)}, "
+                                                      f"slowest answer {worst:.2f} s")
+    R.figure(sc, "broker restart", f"{t_up - t_restart:.1f} s; first 202 {back or 0:.1f} s after it was up")
+    R.figure(sc, "missing / duplicated / out of order", f"{res['missing']} / {res['dup']} / {res['order_breaks']} "
+                                                        f"of {res['accepted']:,} accepted")
+
+
+def kafka_frozen(stack, api):
+    """The broker paused with SIGSTOP for 8 s: enter answers 503 + Retry-After in bounded time; everything
+    accepted before and around the pause arrives after SIGCONT."""
+    sc = "kafka-frozen"
+    redis = redis_of(stack)
+    p = S.new_product()
+    api.configure(p, 1, 1, 3600)
+    es, stop = outage_load(api, p, "kf")
+    time.sleep(2)
+    t_pause = time.monotonic()
+    stack.kafka.pause()
+    time.sleep(8)
+    t_resume = time.monotonic()
+    stack.kafka.resume()
+    S.wait_for(lambda: first_202_after(es, t_resume) is not None, 60, 0.1)
+    time.sleep(3)
+    stop.set()
+    join(es, 60)
+    codes, worst, median = judge_outage(sc, "broker paused", es, t_pause + 0.5, t_resume, 5.0)
+    back = first_202_after(es, t_resume)
+    R.check(sc, "enters are accepted again after SIGCONT", back is not None)
+    took = wait_applied(redis, p, accepted_tokens(es), 180)
+    R.check(sc, "everything accepted before and around the pause arrived", took is not None)
+    res = check_line(sc, redis, p, es)
+    R.figure(sc, "answers while the broker was paused", f"{dict(codes)}; median 503 in {ms(median)}, "
+                                                        f"slowest answer {worst:.2f} s")
+    R.figure(sc, "first 202 after SIGCONT", f"{back or 0:.1f} s")
+    R.figure(sc, "missing / duplicated / out of order", f"{res['missing']} / {res['dup']} / {res['order_breaks']} "
+                                                        f"of {res['accepted']:,} accepted")
+
+
+def redis_frozen(stack, api):
+    """The (private) Redis paused with SIGSTOP for 6 s: status, leave, booking and admin answer 503 problem+json
+    in bounded time; the consumer retries without losing or skipping; everything recovers without restarts."""
+    redis_outage(stack, api, "redis-frozen", stack.redis.freeze, stack.redis.thaw)
+
+
+def redis_down(stack, api):
+    """The (private) Redis shut down for 6 s, then started again on its snapshot: as for redis-frozen."""
+    redis_outage(stack, api, "redis-down", stack.redis.shutdown_saving, lambda: stack.redis.start(fresh=False))
+
+
+def redis_outage(stack, api, sc, freeze, thaw):
+    redis = redis_of(stack)
+    p = S.new_product()
+    api.configure(p, 3, 1000, 600)
+    api.set_stock(p, 100)
+    users = [f"{sc}-{i}" for i in range(12)]
+    toks = [(api.enter(p, u).json() or {}).get("token") for u in users]
+    S.wait_for(lambda: sum((api.status(p, t).json() or {}).get("status") == "AVAILABLE" for t in toks) == 3
+               and all((api.status(p, t).json() or {}).get("status") in ("WAITING", "AVAILABLE") for t in toks),
+               30, 0.2)
+    st = {t: (api.status(p, t).json() or {}).get("status") for t in toks}
+    available = [t for t in toks if st[t] == "AVAILABLE"]
+    waiting = [t for t in toks if st[t] == "WAITING"]
+    if not R.check(sc, "set-up: 3 admitted and 9 waiting", len(available) == 3 and len(waiting) == 9, st):
+        return
+    pids = {s.name: s.pid() for s in stack.services}
+    es, stop = outage_load(api, p, sc, threads=4)
+    time.sleep(1.5)
+    t_out = time.monotonic()
+    freeze()
+    probes = []
+
+    def probe(name, fn):
+        t = time.monotonic()
+        r = fn()
+        probes.append((name, r, time.monotonic() - t))
+
+    unknown = S.new_product()
+    calls = [
+        ("status WAITING", lambda: api.status(p, waiting[0], timeout=20)),
+        ("status AVAILABLE", lambda: api.status(p, available[0], timeout=20)),
+        ("leave", lambda: api.leave(p, waiting[1], timeout=20)),
+        ("booking", lambda: api.book(p, available[1], timeout=20)),
+        ("booking lookup", lambda: S.client(stack.booking.base).call(
+            "GET", f"/api/v1/bookings/{p}-00000000-0000-0000-0000-000000000000", timeout=20)),
+        ("admin queue read", lambda: S.client(stack.worker.base).call(
+            "GET", f"/api/v1/queues/{p}", headers=api.admin, timeout=20)),
+        ("admin stock write", lambda: api.set_stock(p, 100, timeout=20)),
+        ("enter an uncached queue", lambda: api.enter(unknown, "someone", timeout=20)),
+    ]
+    time.sleep(0.3)
+    for _ in range(3):
+        ts = [threading.Thread(target=probe, args=c) for c in calls]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join(30)
+        time.sleep(1)
+    time.sleep(max(0.0, 6 - (time.monotonic() - t_out)))
+    t_back = time.monotonic()
+    thaw()
+    recovered = S.wait_for(lambda: api.status(p, waiting[0], timeout=5).status == 200, 60, 0.1)
+    t_rec = time.monotonic() - t_back
+    time.sleep(2)
+    stop.set()
+    join(es, 60)
+    bad = [(n, r.status, r.error, r.body[:80]) for n, r, _ in probes
+           if not (r.status == 503 and "problem+json" in (r.header("Content-Type") or "")
+                   and (r.json() or {}).get("code") == "unavailable")]
+    R.check(sc, "status, leave, booking, admin and uncached enter answer 503 problem+json "
+                "code=unavailable", not bad, bad[:4])
+    slow = [(n, round(d, 1)) for n, _, d in probes if d > 3.0]
+    R.check(sc, "each within 3 s (no hang)", not slow, slow)
+    no_retry_after = [n for n, r, _ in probes if r.status == 503 and not r.header("Retry-After")]
+    R.check(sc, "each 503 carries Retry-After", not no_retry_after, no_retry_after)
+    codes = collections.Counter(a[1] for e in es for a in e.answers if t_out <= a[0] <= t_back)
+    R.check(sc, "enters meanwhile: 202 (queue known, Kafka up) or 503, never 5xx else or a hang",
+            set(codes) <= {202, 503}, dict(codes))
+    R.check(sc, "recovered without restarts: status answers 200 again", recovered, "no 200 within 60 s")
+    same = all(s.alive() and pids.get(s.name) == s.pid() for s in stack.services)
+    R.check(sc, "no service restarted or died", same)
+    # the booking refused with 503 took nothing: the token still books, the stock is whole
+    r = api.book(p, available[1])
+    R.check(sc, "a booking answered 503 took nothing: the same token books afterwards (201)", r.status == 201,
+            f"{r}; stock now {redis('GET', keys(p)['stock'])}, "
+            f"bookings {redis('HLEN', keys(p)['bookings'])}")
+    took = wait_applied(redis, p, accepted_tokens(es), 120)
+    R.check(sc, "the consumer caught up: every enter accepted during the outage is in the line",
+            took is not None)
+    res = check_line(sc, redis, p, es, extra_ok_tokens=set(toks))
+    latencies = [d for _, r, d in probes]
+    R.figure(sc, "probes during the outage", f"{len(probes)}: {dict(collections.Counter(r.status for _, r, _ in probes))}"
+                                             f", slowest {max(latencies):.2f} s")
+    R.figure(sc, "enters during the outage", dict(codes))
+    R.figure(sc, "recovery after thaw/restart", f"{t_rec:.1f} s to the first 200")
+    R.figure(sc, "missing / duplicated / out of order", f"{res['missing']} / {res['dup']} / {res['order_breaks']} "
+                                                        f"of {res['accepted']:,} accepted")
+    redis.close()
+
+
+def hostile_input(stack, api):
+    """A corpus of hostile requests against every endpoint: no 5xx, no dropped connection, no write."""
+    sc = "hostile-input"
+    redis = redis_of(stack)
+    p, pa = S.new_product(), S.new_product()
+    api.configure(p, 2, 1000, 600)
+    api.configure(pa, 2, 1000, 600)  # the target of the admin PUTs, so a wrongly accepted one cannot close p
+    api.set_stock(p, 10)
+    genuine = (api.enter(p, "genuine-user").json() or {}).get("token")
+    S.wait_for(lambda: (api.status(p, genuine).json() or {}).get("status") == "AVAILABLE", 30, 0.1)
+    time.sleep(0.5)
+    before = hostile.snapshot(redis)
+    sent_before = hostile.producer_sends(stack.ingest.base)
+    cases = hostile.corpus(stack, p, pa, genuine)
+    results = hostile.run(cases)
+    time.sleep(3)  # anything that reached Kafka has reached Redis by now
+    after = hostile.snapshot(redis)
+    sent_after = hostile.producer_sends(stack.ingest.base)
+    # RFC 9110/9112 prescribe 501 for a method or transfer coding the server does not implement and 505 for an
+    # HTTP version it does not support; Tomcat's connector answers those before the application sees anything
+    protocol = [(c.name, st) for c, st, _ in results if st in (501, 505)]
+    five = [(c.name, st) for c, st, _ in results if st and st >= 500 and st not in (501, 505)]
+    # an HTTP/2 prior-knowledge preface is not HTTP/1.1 at all: an HTTP/1.1-only connector closes the connection
+    closed_h2 = [(c.name, err) for c, st, err in results if not st and "HTTP/2 preface" in c.name]
+    dropped = [(c.name, err) for c, st, err in results if not st and "HTTP/2 preface" not in c.name]
+    writes = [(c.name, st) for c, st, _ in results if c.write and st and 200 <= st < 300]
+    changed = hostile.diff(before, after)
+    R.check(sc, f"corpus of at least 200 cases ({len(cases)})", len(cases) >= 200)
+    R.check(sc, "0 answers 5xx (besides the protocol's own 501/505, below)", not five, five[:8])
+    R.check(sc, "501/505 only for an unimplemented method, transfer coding or HTTP version",
+            all(any(w in name for w in ("CONNECT", "Transfer-Encoding", "HTTP/9.9", "method")) for name, _ in protocol),
+            protocol)
+    with open(os.path.join(S.WORK, "hostile-results.txt"), "w") as f:
+        for c, st, err in results:
+            f.write(f"{st}\t{c.name}\t{err or ''}\n")
+    R.check(sc, "0 dropped connections (every request got an answer; the HTTP/2 preface aside)", not dropped,
+            dropped[:8])
+    R.check(sc, "0 writes accepted (no 2xx on a write)", not writes, writes[:8])
+    R.check(sc, "0 writes: Redis unchanged", not changed, changed[:8])
+    R.check(sc, "0 writes: no enter event published", sent_before is None or sent_after == sent_before,
+            f"producer record-send-total {sent_before} -> {sent_after}")
+    R.check(sc, "the genuine token is still AVAILABLE", (api.status(p, genuine).json() or {}).get("status") ==
+            "AVAILABLE")
+    by_class = collections.Counter(c.group for c, _, _ in results)
+    R.figure(sc, "cases", f"{len(cases)} ({', '.join(f'{k} {v}' for k, v in sorted(by_class.items()))})")
+    R.figure(sc, "answers", dict(sorted(collections.Counter(st for _, st, _ in results).items(), key=str)))
+    R.figure(sc, "5xx / dropped / writes", f"{len(five)} / {len(dropped)} / {len(writes)} requests answered 2xx "
+                                           f"on a write, {len(changed)} Redis keys changed; "
+                                           f"501/505 from the HTTP parser: {protocol}; closed without answer: {closed_h2}")
+
+
+def forgery(stack, api):
+    """1,000,000 forged and tampered tokens against the codec in-process, a sample over HTTP on status and
+    booking; and the admin token comparison timed."""
+    sc = "forgery"
+    redis = redis_of(stack)
+    p = S.new_product()
+    q = S.new_product()
+    api.configure(p, 5, 1000, 600)
+    api.configure(q, 5, 1000, 600)
+    api.set_stock(p, 1000)
+    api.set_stock(q, 1000)
+    genuine = [(api.enter(p, f"fg-{i}").json() or {}).get("token") for i in range(5)]
+    other = (api.enter(q, "fg-other").json() or {}).get("token")
+    S.wait_for(lambda: all((api.status(p, t).json() or {}).get("status") == "AVAILABLE" for t in genuine), 30, 0.1)
+    n_codec = scaled(1_000_000, 10_000)
+    tokens_file = os.path.join(S.WORK, "genuine-tokens.txt")
+    open(tokens_file, "w").write("\n".join(genuine + [other]) + "\n")
+    cp = S.stage_classpath()
+    out = subprocess.run([S.JAVA, "--sun-misc-unsafe-memory-access=allow", "-cp", cp,
+                          os.path.join(os.path.dirname(os.path.abspath(__file__)), "ForgeryCheck.java"),
+                          stack.token_secret, str(n_codec), tokens_file, stack.admin_token],
+                         capture_output=True, text=True, timeout=300)
+    fig = None
+    for line in out.stdout.splitlines():
+        if line.startswith("{"):
+            fig = json.loads(line)
+    if not R.check(sc, "in-process check ran", fig is not None, out.stdout[-500:] + out.stderr[-1500:]):
+        return
+    R.check(sc, "the codec accepts the genuine tokens (control)", fig["genuineAccepted"] == fig["genuine"], fig)
+    R.check(sc, f"{fig['forged']:,} forged/tampered tokens through TokenCodec.verify: 0 accepted",
+            fig["forged"] >= n_codec and fig["forgedAccepted"] == 0, fig)
+    source = admin_check_source()
+    R.check(sc, "admin token compared in constant time (MessageDigest.isEqual over SHA-256 digests)",
+            source and "MessageDigest.isEqual" in source and "digest(" in source,
+            "AdminTokenInterceptor.java does not compare fixed-length digests with MessageDigest.isEqual")
+    R.check(sc, "no wrong admin token let through by the interceptor", fig["adminWrongAccepted"] == 0, fig)
+    R.check(sc, "admin check time independent of how much of the token is right (max/min median < 1.25)",
+            fig["adminTimingRatio"] < 1.25, fig["adminTimingNs"])
+
+    n_http = int(os.environ.get("FAULTS_FORGERY_HTTP") or scaled(20_000, 1000))
+    forged = hostile.forged_tokens(genuine + [other], n_http - 10, random.Random(4)) + [other] * 10
+    accepted = collections.Counter()
+    answers = collections.Counter()
+    lock = threading.Lock()
+
+    def send(chunk):
+        for i, tok in chunk:
+            if i % 2 == 0:
+                r = api.status(p, tok)
+                ok_status = r.status == 400
+            else:
+                r = api.book(p, tok)
+                ok_status = r.status in (400, 403)
+            with lock:
+                answers[(("status" if i % 2 == 0 else "booking"), r.status)] += 1
+                if not ok_status and r.status < 500 and r.status != 0:
+                    accepted["status" if i % 2 == 0 else "booking"] += 1
+    items = list(enumerate(forged))
+    t0 = time.monotonic()
+    ts = [threading.Thread(target=send, args=(items[i::32],)) for i in range(32)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    dt = time.monotonic() - t0
+    bad = {k: v for k, v in answers.items() if k[1] >= 500 or k[1] == 0}
+    R.check(sc, f"{len(forged):,} forged tokens over HTTP: 0 accepted", not accepted, dict(accepted))
+    R.check(sc, "forged tokens over HTTP: no 5xx, no dropped connection", not bad, bad)
+    k = keys(p)
+    R.check(sc, "no booking was made and the genuine tokens are still admitted",
+            redis("HLEN", k["bookings"]) == 0 and all(redis("ZSCORE", k["entry"], t) for t in genuine))
+    r = api.book(p, genuine[0])
+    R.check(sc, "control: the genuine token books (201)", r.status == 201, r)
+    R.figure(sc, "in-process (TokenCodec.verify)", f"{fig['forged']:,} forged, 0 accepted expected, "
+                                                   f"{fig['forgedAccepted']} accepted, {fig['seconds']:.1f} s; "
+                                                   f"kinds: {fig['kinds']}")
+    R.figure(sc, "over HTTP", f"{len(forged):,} ({len(forged) // 2:,} status, {len(forged) - len(forged) // 2:,} "
+                              f"booking) in {dt:.1f} s, {sum(accepted.values())} accepted; answers "
+                              f"{dict(sorted((f'{a}:{b}', v) for (a, b), v in answers.items()))}")
+    R.figure(sc, "admin token check, median ns per call", fig["adminTimingNs"])
+
+
+def tail_errors(path):
+    """The distinct error lines near the end of a log."""
+    lines = open(path, "rb").read()[-400_000:].decode("utf-8", "replace").splitlines()
+    seen = []
+    for line in lines:
+        if ("Error" in line or "ERROR" in line) and line[:120] not in seen:
+            seen.append(line[:120])
+    return " | ".join(seen[-3:])
+
+
+def admin_check_source():
+    for top, _, files in os.walk(S.ROOT):
+        if "AdminTokenInterceptor.java" in files and "/src/main/" in top + "/":
+            return open(os.path.join(top, "AdminTokenInterceptor.java")).read()
+    return None
+
+
+def overload(stack, api):
+    """Far more enters at once than the machine takes: shed with 503 + Retry-After, never time out; nothing
+    accepted is lost. First 4,000 at once while the log acknowledges nothing for 3 s, then a storm of 8,000."""
+    sc = "overload"
+    redis = redis_of(stack)
+    phases = (("4,000 at once, log stalled 3 s", scaled(4000, 250), True),
+              ("storm of 8,000 at once", scaled(8000, 500), False))  # 8,000: just under Tomcat's max-connections
+    for phase, conns, stalled in phases:
+        p = S.new_product()
+        api.configure(p, 1, 1, 3600)
+        if stalled:
+            stack.kafka.pause()
+            threading.Timer(3.0, stack.kafka.resume).start()
+        res = hostile.flood(stack.ingest.port, p, conns, "ov", timeout=30)
+        codes = res["codes"]
+        R.check(sc, f"{phase}: every request answered within 30 s (no timeout, no reset)", res["errors"] == 0,
+                f"{res['errors']} of {res['sent']} unanswered: {res['error_kinds']}")
+        R.check(sc, f"{phase}: refusals are 429/503 with Retry-After",
+                res["refused_without_retry_after"] == 0 and set(codes) <= {202, 429, 503}, dict(codes))
+        if stalled:
+            R.check(sc, f"{phase}: load shed (some 429/503) instead of waiting for the log",
+                    codes.get(503, 0) + codes.get(429, 0) > 0, dict(codes))
+        took = wait_applied(redis, p, res["tokens"], 180)
+        R.check(sc, f"{phase}: every accepted enter arrived in the line", took is not None)
+        healthy = S.wait_for(stack.ingest.healthy, 20, 0.5)
+        R.check(sc, f"{phase}: ingest still healthy afterwards", healthy,
+                f"no answer from /actuator/health for 20 s; {stack.ingest.log} ends with: "
+                + tail_errors(stack.ingest.log))
+        R.figure(sc, phase, f"{res['sent']:,} enters on as many simultaneous connections: {dict(codes)}; "
+                            f"{res['errors']:,} unanswered after 30 s; latency p50 {ms(res['p50'])}, "
+                            f"p99 {ms(res['p99'])}, max {ms(res['max'])}; refusal p99 {ms(res['refused_p99'])}; "
+                            f"connect p99 {ms(res['connect_p99'])}; kernel listen-queue overflows "
+                            f"{res['listen_overflows']}")
+        if not healthy:  # wedged: the runner replaces it if anything follows
+            stack.ingest.kill9()
+            if stalled:
+                stack.ingest.start().wait_healthy()
+
+
+SCENARIOS = [hostile_input, forgery, consumer_crash, ingest_crash, admission_races, kafka_down, kafka_frozen,
+             redis_frozen, redis_down, overload]
+
+
+def main(argv):
+    names = {f.__name__.replace("_", "-"): f for f in SCENARIOS}
+    chosen = [names[a] for a in argv] if argv else SCENARIOS
+    unknown = [a for a in argv if a not in names]
+    if unknown:
+        sys.exit(f"unknown scenario(s) {unknown}; choose from {list(names)}")
+    os.makedirs(S.WORK, exist_ok=True)
+    lock = open(os.path.join(S.WORK, "run.lock"), "w")
+    try:  # one run at a time: a second one would take over the first one's Redis, broker and ports
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        sys.exit("another faults run is in progress (.local/faults/run.lock)")
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the stack is stopped on the way out
+    stack = S.Stack()
+    t_all = time.monotonic()
+    try:
+        if os.environ.get("FAULTS_REUSE"):
+            stack.attach()
+        else:
+            S.log(f"starting the private stack (Redis :{stack.redis.port}, Kafka :{stack.kafka.port}, services "
+                  f":{S.PORT_BASE}-{S.PORT_BASE + 2}); logs in {os.path.relpath(S.WORK, S.ROOT)}/logs")
+            stack.start()
+        api = Api(stack)
+        S.log(f"stack ready in {time.monotonic() - t_all:.0f} s; scale {SCALE}")
+        for f in chosen:
+            name = f.__name__.replace("_", "-")
+            S.log(f"=== {name}: {f.__doc__.split(chr(10))[0]}")
+            t0 = time.monotonic()
+            try:
+                f(stack, api)
+            except Exception as e:  # noqa: BLE001 - a broken scenario is a failed check, the others still run
+                import traceback
+                traceback.print_exc()
+                R.check(name, "scenario ran to the end", False, f"{type(e).__name__}: {e}")
+            R.times[name] = time.monotonic() - t0
+            for s in (stack.ingest, stack.worker, stack.booking):
+                if not s.alive() and f is not chosen[-1]:
+                    S.log(f"{s.name} is not running after {name}; restarting it for the next scenario")
+                    s.start().wait_healthy()
+    finally:
+        if os.environ.get("FAULTS_KEEP"):
+            stack.save()
+            S.log("FAULTS_KEEP: stack left running")
+        else:
+            stack.stop()
+    summary = R.markdown()
+    print("\n" + summary)
+    open(os.path.join(S.WORK, "summary.md"), "w").write(summary + "\n")
+    failing = R.failed()
+    total = time.monotonic() - t_all
+    print(f"\nfaults: {len(R.checks) - len(failing)}/{len(R.checks)} checks hold in {total:.0f} s"
+          + (f"; {len(failing)} failing" if failing else ""))
+    return 1 if failing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Queuegate under faults, races and hostile input: builds the service jars when they are missing, then runs
+# faults/run.py (every scenario, or those named: faults/run.sh consumer-crash redis-down).
+# Needs python3 (standard library only), redis-server, and the Kafka broker jars scripts/kafka.sh resolves.
+# Environment: FAULTS_SCALE (default 1), FAULTS_FORGERY_HTTP, FAULTS_PORT_BASE, FAULTS_REDIS_PORT,
+#              FAULTS_KAFKA_PORT, FAULTS_KAFKA_CONTROLLER_PORT; see faults/run.py.
+set -euo pipefail
+
+# shellcheck source=scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
+cd "$ROOT"
+
+use_java25
+export MAVEN_OPTS="${MAVEN_OPTS:---sun-misc-unsafe-memory-access=allow}"
+command -v python3 >/dev/null 2>&1 || die "python3 is needed"
+command -v redis-server >/dev/null 2>&1 || die "redis-server is needed (apt-get install -y redis-server)"
+
+missing=0
+for module in ingest-service admission-worker booking-service; do
+    [ -f "$module/target/$module-0.1.0-SNAPSHOT-exec.jar" ] || missing=1
+done
+if [ "$missing" = 1 ]; then
+    log "building the service jars (mvn -q -B -DskipTests install)"
+    "$(maven_cmd)" -q -B -DskipTests install
+fi
+
+exec python3 "$ROOT/faults/run.py" "$@"
