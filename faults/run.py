@@ -703,20 +703,16 @@ def hostile_input(stack, api):
     time.sleep(3)  # anything that reached Kafka has reached Redis by now
     after = hostile.snapshot(redis)
     sent_after = hostile.producer_sends(stack.ingest.base)
-    # RFC 9110/9112 prescribe 501 for a method or transfer coding the server does not implement and 505 for an
-    # HTTP version it does not support; Tomcat's connector answers those before the application sees anything
-    protocol = [(c.name, st) for c, st, _ in results if st in (501, 505)]
-    five = [(c.name, st) for c, st, _ in results if st and st >= 500 and st not in (501, 505)]
+    # Tomcat's parser would answer an unimplemented method, transfer coding or HTTP version with 501/505; the
+    # services turn those into 400 problem+json, so every 5xx counts
+    five = [(c.name, st) for c, st, _ in results if st and st >= 500]
     # an HTTP/2 prior-knowledge preface is not HTTP/1.1 at all: an HTTP/1.1-only connector closes the connection
     closed_h2 = [(c.name, err) for c, st, err in results if not st and "HTTP/2 preface" in c.name]
     dropped = [(c.name, err) for c, st, err in results if not st and "HTTP/2 preface" not in c.name]
     writes = [(c.name, st) for c, st, _ in results if c.write and st and 200 <= st < 300]
     changed = hostile.diff(before, after)
     R.check(sc, f"corpus of at least 200 cases ({len(cases)})", len(cases) >= 200)
-    R.check(sc, "0 answers 5xx (besides the protocol's own 501/505, below)", not five, five[:8])
-    R.check(sc, "501/505 only for an unimplemented method, transfer coding or HTTP version",
-            all(any(w in name for w in ("CONNECT", "Transfer-Encoding", "HTTP/9.9", "method")) for name, _ in protocol),
-            protocol)
+    R.check(sc, "0 answers 5xx", not five, five[:8])
     with open(os.path.join(S.WORK, "hostile-results.txt"), "w") as f:
         for c, st, err in results:
             f.write(f"{st}\t{c.name}\t{err or ''}\n")
@@ -733,7 +729,7 @@ def hostile_input(stack, api):
     R.figure(sc, "answers", dict(sorted(collections.Counter(st for _, st, _ in results).items(), key=str)))
     R.figure(sc, "5xx / dropped / writes", f"{len(five)} / {len(dropped)} / {len(writes)} requests answered 2xx "
                                            f"on a write, {len(changed)} Redis keys changed; "
-                                           f"501/505 from the HTTP parser: {protocol}; closed without answer: {closed_h2}")
+                                           f"closed without answer: {closed_h2}")
 
 
 def forgery(stack, api):

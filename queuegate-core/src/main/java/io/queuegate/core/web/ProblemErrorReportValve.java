@@ -24,6 +24,12 @@ public class ProblemErrorReportValve extends ErrorReportValve {
         if (status < 400 || response.getContentWritten() > 0 || !response.setErrorReported()) {
             return;
         }
+        if (status == HttpStatus.NOT_IMPLEMENTED.value() || status == HttpStatus.HTTP_VERSION_NOT_SUPPORTED.value()) {
+            // A method, transfer coding or HTTP version no client of this API sends: the client's fault, and a
+            // 5xx would page whoever runs the sale for traffic that is nobody's outage.
+            status = HttpStatus.BAD_REQUEST.value();
+            response.setStatus(status);
+        }
         HttpStatus known = HttpStatus.resolve(status);
         String title = known == null ? "Error" : known.getReasonPhrase();
         String code = ApiProblemHandler.codeFor(known == null ? HttpStatus.BAD_REQUEST : known);
