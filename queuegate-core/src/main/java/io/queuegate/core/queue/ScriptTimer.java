@@ -1,5 +1,7 @@
 package io.queuegate.core.queue;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -10,16 +12,22 @@ public final class ScriptTimer {
 
     private final MeterRegistry registry;
 
+    /** One timer per script, resolved once: every status poll passes here. */
+    private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+
     public ScriptTimer(MeterRegistry registry) {
         this.registry = registry;
     }
 
     public <T> T time(String script, Supplier<T> call) {
-        Timer timer = Timer.builder("queuegate.script")
+        return this.timers.computeIfAbsent(script, this::register).record(call);
+    }
+
+    private Timer register(String script) {
+        return Timer.builder("queuegate.script")
             .description("Latency of one Lua script call, including the Redis round trip")
             .tag("script", script)
             .publishPercentileHistogram()
             .register(this.registry);
-        return timer.record(call);
     }
 }
