@@ -21,6 +21,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.data.domain.Range;
 import org.springframework.data.redis.connection.Limit;
 import org.springframework.data.redis.connection.stream.MapRecord;
+import org.springframework.data.redis.connection.stream.RecordId;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.kafka.core.KafkaTemplate;
@@ -97,7 +98,7 @@ class AuditRelay extends PeriodicTask {
             return 0;
         }
         this.redis.opsForStream().delete(keys.audit(),
-                records.stream().map(MapRecord::getId).toArray(org.springframework.data.redis.connection.stream.RecordId[]::new));
+                records.stream().map(MapRecord::getId).toArray(RecordId[]::new));
         return records.size();
     }
 
