@@ -1,4 +1,14 @@
 import java.lang.reflect.Proxy;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,6 +20,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 import io.queuegate.core.token.EntryToken;
 import io.queuegate.core.token.TokenCodec;
@@ -19,14 +34,20 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 /**
- * The in-process half of faults/run.py's forgery scenario, run as a single-file program against the services' own
- * classes: {@code java -cp <libs> faults/ForgeryCheck.java SECRET COUNT GENUINE_TOKENS_FILE ADMIN_TOKEN}.
+ * The forgery scenario of faults/run.py, run as a single-file program against the services' own classes:
+ * {@code java -cp <libs> faults/ForgeryCheck.java SECRET COUNT GENUINE_TOKENS_FILE ADMIN_TOKEN
+ * [INGEST_BASE BOOKING_BASE PRODUCT HTTP_COUNT]}.
  *
  * <p>Feeds COUNT forged and tampered tokens to {@link TokenCodec#verify} with the deployment's secret and counts
  * how many pass (must be 0), after checking that the genuine tokens do pass. Then times
  * {@link AdminTokenInterceptor#preHandle} with wrong admin tokens of the real one's length that are right in none,
  * the first half, or all but the last character: a comparison that stops at the first difference would take
- * longer the more is right. Prints one JSON line.
+ * longer the more is right.
+ *
+ * <p>With the last four arguments it then sends HTTP_COUNT forged tokens over HTTP, half to the status endpoint
+ * and half to booking of PRODUCT, from 64 virtual threads on keep-alive connections (Python's client managed
+ * about 1,000 calls/s here). A 2xx on either is an acceptance; a 5xx or a connection
+ * that closes without an answer is counted apart. Prints one JSON line.
  */
 public class ForgeryCheck {
 
@@ -127,6 +148,11 @@ public class ForgeryCheck {
         }
         timing.append('}');
 
+        String http = args.length >= 8
+                ? httpForgery(args[4], args[5], Long.parseLong(args[6]), Long.parseLong(args[7]), genuine, decoded,
+                        wrongKey)
+                : "null";
+
         StringBuilder kindJson = new StringBuilder("{");
         for (Map.Entry<String, long[]> e : kinds.entrySet()) {
             kindJson.append(kindJson.length() == 1 ? "" : ", ").append('"').append(e.getKey()).append("\": ")
@@ -136,7 +162,90 @@ public class ForgeryCheck {
         System.out.println("{\"genuine\": " + genuine.size() + ", \"genuineAccepted\": " + decoded.size()
                 + ", \"forged\": " + count + ", \"forgedAccepted\": " + accepted + ", \"seconds\": " + seconds
                 + ", \"kinds\": " + kindJson + ", \"examples\": " + quote(examples) + ", \"adminTimingNs\": "
-                + timing + ", \"adminTimingRatio\": " + (max / min) + ", \"adminWrongAccepted\": " + passed + "}");
+                + timing + ", \"adminTimingRatio\": " + (max / min) + ", \"adminWrongAccepted\": " + passed
+                + ", \"http\": " + http + "}");
+    }
+
+    /**
+     * Sends {@code count} forged tokens to status and to booking; returns a JSON object with the counts. Every
+     * 1,000th token on each endpoint is a genuine token of another product (the last of the genuine file), which must be refused too.
+     */
+    private static String httpForgery(String ingestBase, String bookingBase, long product, long count,
+            List<String> genuine, List<EntryToken> decoded, TokenCodec wrongKey) throws InterruptedException {
+        List<String> own = genuine.subList(0, genuine.size() - 1);
+        List<EntryToken> ownDecoded = decoded.stream().filter(e -> e.productId() == product).toList();
+        String otherProduct = genuine.getLast();
+        Set<String> genuineSet = new HashSet<>(own);
+        int workers = 64;
+        Map<String, LongAdder> answers = new ConcurrentHashMap<>();
+        LongAdder accepted = new LongAdder();
+        LongAdder failed = new LongAdder();
+        AtomicLong next = new AtomicLong();
+        List<String> examples = java.util.Collections.synchronizedList(new ArrayList<>());
+        long t0 = System.nanoTime();
+        URI ingest = URI.create(ingestBase);
+        URI booking = URI.create(bookingBase);
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int w = 0; w < workers; w++) {
+                SplittableRandom rnd = new SplittableRandom(1000 + w);
+                threads.submit(() -> {
+                    KeepAlive toStatus = new KeepAlive(ingest);
+                    KeepAlive toBooking = new KeepAlive(booking);
+                    for (long i = next.getAndIncrement(); i < count; i = next.getAndIncrement()) {
+                        String token;
+                        if (i % 1000 >= 998) { // one to each endpoint
+                            token = otherProduct;
+                        }
+                        else {
+                            token = forge(KINDS[(int) (i % KINDS.length)], own, ownDecoded, wrongKey, rnd);
+                            if (token == null || genuineSet.contains(token)) {
+                                token = "A" + (token == null ? "" : token);
+                            }
+                        }
+                        // even tokens go to status, odd ones to booking: half a million each
+                        boolean status = i % 2 == 0;
+                        String endpoint = status ? "status" : "booking";
+                        String request = status
+                                ? "GET /api/v1/queues/" + product + "/entries/"
+                                        + URLEncoder.encode(token, StandardCharsets.UTF_8) + " HTTP/1.1\r\nHost: "
+                                        + ingest.getAuthority() + "\r\nAccept: application/json\r\n\r\n"
+                                : post(booking, "/api/v1/bookings", "{\"productId\":" + product + ",\"token\":\""
+                                        + token + "\",\"quantity\":1}");
+                        int code;
+                        try {
+                            code = (status ? toStatus : toBooking).exchange(request);
+                        }
+                        catch (IOException ex) {
+                            code = 0;
+                            if (examples.size() < 5) {
+                                examples.add(endpoint + " failed: " + ex);
+                            }
+                        }
+                        answers.computeIfAbsent(endpoint + ":" + code, k -> new LongAdder()).increment();
+                        if (code >= 200 && code < 300) {
+                            accepted.increment();
+                            if (examples.size() < 5) {
+                                examples.add(endpoint + ":" + token);
+                            }
+                        }
+                        else if (code == 0 || code >= 500) {
+                            failed.increment();
+                        }
+                    }
+                    toStatus.close();
+                    toBooking.close();
+                });
+            }
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        StringBuilder codes = new StringBuilder("{");
+        answers.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> codes
+            .append(codes.length() == 1 ? "" : ", ").append('"').append(e.getKey()).append("\": ")
+            .append(e.getValue().sum()));
+        codes.append('}');
+        return "{\"tokens\": " + count + ", \"status\": " + (count + 1) / 2 + ", \"booking\": " + count / 2
+                + ", \"accepted\": " + accepted.sum() + ", \"failed\": " + failed.sum() + ", \"seconds\": " + seconds + ", \"answers\": " + codes
+                + ", \"examples\": " + quote(examples) + "}";
     }
 
     /** Runs preHandle n times; returns {elapsed ns, how many were let through}. */
@@ -261,5 +370,127 @@ public class ForgeryCheck {
                 .append('"');
         }
         return s.append(']').toString();
+    }
+
+    private static String post(URI base, String path, String json) {
+        int length = json.getBytes(StandardCharsets.UTF_8).length;
+        return "POST " + path + " HTTP/1.1\r\nHost: " + base.getAuthority() + "\r\nContent-Type: application/json\r\n"
+                + "Accept: application/json\r\nContent-Length: " + length + "\r\n\r\n" + json;
+    }
+
+    /**
+     * One HTTP/1.1 keep-alive connection, reopened when the server closes it. The JDK's HttpClient took a whole core
+     * for 2,300 requests/s here, which starved the services under test.
+     */
+    private static final class KeepAlive {
+
+        private final URI base;
+
+        private Socket socket;
+
+        private InputStream in;
+
+        private OutputStream out;
+
+        KeepAlive(URI base) {
+            this.base = base;
+        }
+
+        /** Sends one request and reads the whole answer; returns its status code. */
+        int exchange(String request) throws IOException {
+            if (this.socket == null) {
+                this.socket = new Socket(this.base.getHost(), this.base.getPort());
+                this.socket.setSoTimeout(30_000);
+                this.socket.setTcpNoDelay(true);
+                this.in = new BufferedInputStream(this.socket.getInputStream(), 16 * 1024);
+                this.out = new BufferedOutputStream(this.socket.getOutputStream(), 16 * 1024);
+            }
+            try {
+                this.out.write(request.getBytes(StandardCharsets.UTF_8));
+                this.out.flush();
+                String statusLine = line();
+                int code = Integer.parseInt(statusLine.substring(9, 12));
+                long length = -1;
+                boolean chunked = false;
+                boolean close = false;
+                for (String header = line(); !header.isEmpty(); header = line()) {
+                    String lower = header.toLowerCase(java.util.Locale.ROOT);
+                    if (lower.startsWith("content-length:")) {
+                        length = Long.parseLong(lower.substring(15).trim());
+                    }
+                    else if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
+                        chunked = true;
+                    }
+                    else if (lower.startsWith("connection:") && lower.contains("close")) {
+                        close = true;
+                    }
+                }
+                if (chunked) {
+                    for (long size = Long.parseLong(line().split(";")[0].trim(), 16); size > 0;
+                            size = Long.parseLong(line().split(";")[0].trim(), 16)) {
+                        skip(size);
+                        line();
+                    }
+                    while (!line().isEmpty()) {
+                        // trailers
+                    }
+                }
+                else if (length >= 0) {
+                    skip(length);
+                }
+                else {
+                    close = true;
+                    while (this.in.read() >= 0) {
+                        // the body runs to the end of the connection
+                    }
+                }
+                if (close) {
+                    close();
+                }
+                return code;
+            }
+            catch (IOException | RuntimeException ex) {
+                close();
+                throw ex instanceof IOException io ? io : new IOException(ex);
+            }
+        }
+
+        private String line() throws IOException {
+            StringBuilder s = new StringBuilder();
+            for (int c = this.in.read(); c != '\n'; c = this.in.read()) {
+                if (c < 0) {
+                    throw new EOFException("closed after " + s);
+                }
+                if (c != '\r') {
+                    s.append((char) c);
+                }
+            }
+            return s.toString();
+        }
+
+        private void skip(long n) throws IOException {
+            for (long left = n; left > 0; ) {
+                long skipped = this.in.skip(left);
+                if (skipped <= 0) {
+                    if (this.in.read() < 0) {
+                        throw new EOFException("body cut short");
+                    }
+                    skipped = 1;
+                }
+                left -= skipped;
+            }
+        }
+
+        void close() {
+            if (this.socket != null) {
+                try {
+                    this.socket.close();
+                }
+                catch (IOException ignored) {
+                    // closing anyway
+                }
+                this.socket = null;
+            }
+        }
     }
 }

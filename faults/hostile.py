@@ -477,58 +477,6 @@ def producer_sends(base):
         return None
 
 
-# --- forged tokens -----------------------------------------------------------------------------------------------
-
-B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-
-
-def _dec(token):
-    return bytearray(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
-
-
-def _enc(data):
-    return base64.urlsafe_b64encode(bytes(data)).rstrip(b"=").decode()
-
-
-def forged_tokens(genuine, n, rng):
-    """Random strings and genuine tokens tampered in every way that keeps them URL-safe."""
-    out = []
-    kinds = ["random", "random bytes v1", "bit flip", "char swap", "truncate", "extend", "splice mac",
-             "other product"]
-    for i in range(n):
-        kind = kinds[i % len(kinds)]
-        g = rng.choice(genuine)
-        if kind == "random":
-            t = "".join(rng.choice(B64) for _ in range(rng.randint(1, 128)))
-        elif kind == "random bytes v1":
-            t = _enc(bytes([1]) + rng.randbytes(rng.randint(8, 80)))
-        elif kind == "bit flip":
-            b = _dec(g)
-            j = rng.randrange(len(b))
-            b[j] ^= 1 << rng.randrange(8)
-            t = _enc(b)
-        elif kind == "char swap":
-            j = rng.randrange(len(g))
-            t = g[:j] + rng.choice(B64.replace(g[j], "")) + g[j + 1:]
-        elif kind == "truncate":
-            t = g[:rng.randrange(1, len(g))]
-        elif kind == "extend":
-            t = g + "".join(rng.choice(B64) for _ in range(rng.randint(1, 8)))
-        elif kind == "splice mac":
-            a, b = _dec(g), _dec(rng.choice(genuine))
-            t = _enc(a[:-16] + (b[-16:] if b[-16:] != a[-16:] else rng.randbytes(16)))
-        else:  # the body of a genuine token with its product id changed, MAC kept
-            b = _dec(g)
-            b[1] ^= 1 + rng.randrange(0x7F)
-            t = _enc(b)
-        if t in genuine:
-            t = t + "A"
-        out.append(t)
-    return out
-
-
-# --- flood: far more concurrent enters than the service can take -----------------------------------------------
-
 async def _one(port, p, user, timeout, out):
     body = json.dumps({"userId": user}).encode()
     req = (f"POST /api/v1/queues/{p}/entries HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
