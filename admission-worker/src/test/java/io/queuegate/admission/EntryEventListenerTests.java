@@ -77,6 +77,36 @@ class EntryEventListenerTests extends WorkerTestSupport {
     }
 
     @Test
+    void aBurstVerifiedInParallelChunksEntersInLogOrder() throws Exception {
+        // 20,000 at once: polls of up to 10,000 events, each cut into chunks of 2,000 that are parsed and verified
+        // concurrently while earlier chunks are written
+        long product = newProduct();
+        List<String> tokens = issue(product, "b", 20_000);
+
+        tokens.forEach((token) -> send(product, event(product, token)));
+        flush();
+
+        await().atMost(APPLIED).until(() -> this.redis.opsForZSet().zCard(QueueKeys.of(product).waiting()) >= 20_000);
+        assertThat(waiting(product)).containsExactlyElementsOf(tokens);
+        assertThat(waitingScores(product).get(tokens.getLast())).isEqualTo(20_000.0);
+        assertThat(stat(product, "enteredTotal")).isEqualTo(20_000);
+    }
+
+    @Test
+    void anEventWithFieldsThisWorkerDoesNotKnowIsStillApplied() throws Exception {
+        long product = newProduct();
+        String token = this.codec.issue(product, "newer-producer").value();
+
+        send(product, "{\"productId\": " + product + ", \"token\": \"" + token + "\", \"userId\": \"u\", "
+                + "\"requestId\": \"r\", \"requestedAt\": 1, \"channel\": \"app\"}");
+        flush();
+
+        await().atMost(APPLIED).until(() -> this.redis.opsForZSet().score(QueueKeys.of(product).waiting(),
+                token) != null);
+        assertThat(waiting(product)).containsExactly(token);
+    }
+
+    @Test
     void interleavedProductsEachKeepTheirOwnOrder() throws Exception {
         long[] products = { newProduct(), newProduct(), newProduct() };
         Map<Long, List<String>> tokens = new LinkedHashMap<>();

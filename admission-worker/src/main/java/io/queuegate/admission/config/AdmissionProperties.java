@@ -16,7 +16,8 @@ import org.springframework.validation.annotation.Validated;
  * @param maxBatch the most entries one step may expire, and the most it may admit, per queue
  * @param topic the topic of enter events the line is written from
  * @param partitions partitions of that topic when the worker creates it
- * @param appendChunk the most tokens written to Redis in one script call
+ * @param appendChunk the most enter events verified, then written to Redis, as one step; the next step's
+ *     verification overlaps the previous step's write
  * @param auditTopic the topic the audit trail is relayed to
  * @param auditInterval pause between two relay rounds over every queue's audit stream
  * @param auditBatch the most audit entries relayed per product and round
@@ -28,7 +29,7 @@ public record AdmissionProperties(
         @DefaultValue("10000") @Min(1) @Max(100_000) int maxBatch,
         @DefaultValue("queuegate.entries") @NotBlank String topic,
         @DefaultValue("12") @Min(1) int partitions,
-        @DefaultValue("5000") @Min(1) @Max(50_000) int appendChunk,
+        @DefaultValue("2000") @Min(1) @Max(50_000) int appendChunk,
         @DefaultValue("queuegate.audit") @NotBlank String auditTopic,
         @DefaultValue("500ms") @NotNull Duration auditInterval,
         @DefaultValue("1000") @Min(1) @Max(100_000) int auditBatch) {
