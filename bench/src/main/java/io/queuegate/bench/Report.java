@@ -146,12 +146,17 @@ final class Report {
             md.append(failed("5", "Booking", booking));
         }
         Map<?, ?> e2e = map(r.get("e2e"));
-        if (e2e != null && e2e.get("sellOutSeconds") != null) {
+        if (e2e != null && e2e.get("users") != null) {
+            // a sale that did not sell out in time still measured everything but the sell-out time
+            boolean soldOut = e2e.get("sellOutSeconds") != null;
             md.append(row("6a", String.format("End to end: %,d users enter within %s s; time to sell %,d units",
                     num(e2e.get("users")), e2e.get("windowSeconds"), num(e2e.get("stock"))),
-                    e2e.get("sellOutSeconds") + " s",
+                    soldOut ? e2e.get("sellOutSeconds") + " s"
+                            : String.format("**not sold out** before the timeout: %,d of %,d units booked, %,d of "
+                                    + "%,d users entered", num(e2e.get("booked")), num(e2e.get("stock")),
+                                    num(e2e.get("entered")), num(e2e.get("users"))),
                     String.format("stock ÷ admitPerSecond = %s s", e2e.get("idealSellOutSeconds")),
-                    e2e.get("sellOutRatio"), "—", null));
+                    soldOut ? e2e.get("sellOutRatio") : null, "—", null));
             md.append(row("6b", "End to end: admitted per second, after the first second",
                     String.format("%,d/s", num(e2e.get("admittedPerSecond"))),
                     String.format("setting %,d/s", num(e2e.get("admitPerSecondSetting"))), e2e.get("admissionAccuracy"),
@@ -300,7 +305,7 @@ final class Report {
                     booking.get("stockLeft"), num(booking.get("bookingRecords"))));
         }
         Map<?, ?> e2e = map(r.get("e2e"));
-        if (e2e != null && e2e.get("error") == null) {
+        if (e2e != null && e2e.get("users") != null) {
             md.append(String.format("**end to end**: %,d entered (%s enters retried after 503, %s failed); %,d booked, "
                     + "%s told sold out, %s refused, %s expired, %s HTTP errors. Enter latency p50 %s ms, p99 %s ms; "
                     + "poll latency p50 %s ms, p99 %s ms; booking latency p50 %s ms, p99 %s ms. The per-second timeline "
