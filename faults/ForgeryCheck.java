@@ -14,9 +14,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -181,7 +183,7 @@ public class ForgeryCheck {
         LongAdder accepted = new LongAdder();
         LongAdder failed = new LongAdder();
         AtomicLong next = new AtomicLong();
-        List<String> examples = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<String> examples = Collections.synchronizedList(new ArrayList<>());
         long t0 = System.nanoTime();
         URI ingest = URI.create(ingestBase);
         URI booking = URI.create(bookingBase);
@@ -414,7 +416,7 @@ public class ForgeryCheck {
                 boolean chunked = false;
                 boolean close = false;
                 for (String header = line(); !header.isEmpty(); header = line()) {
-                    String lower = header.toLowerCase(java.util.Locale.ROOT);
+                    String lower = header.toLowerCase(Locale.ROOT);
                     if (lower.startsWith("content-length:")) {
                         length = Long.parseLong(lower.substring(15).trim());
                     }

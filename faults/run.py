@@ -276,6 +276,13 @@ def check_line(scenario, redis, p, entrants, extra_ok_tokens=()):
             "dup": dup, "order_breaks": order_breaks}
 
 
+def line_figure(scenario, res):
+    """The figure every line check reports, from check_line's result."""
+    R.figure(scenario, "missing / duplicated / out of order",
+             f"{res['missing']} / {res['dup']} / {res['order_breaks']} of {res['accepted']:,} accepted "
+             f"({res['pairs']:,} ordered pairs)")
+
+
 def redis_of(stack):
     return S.Redis(stack.redis.port, timeout=30)
 
@@ -312,8 +319,7 @@ def consumer_crash(stack, api):
     R.figure(sc, "killed at", f"{answered_at_kill:,} answered, {applied_at_kill:,} of them in the line")
     R.figure(sc, "worker restart to healthy", f"{t_up - t_kill:.1f} s")
     R.figure(sc, "line complete after restart", f"{(t_up - t_kill) + (took or 0):.1f} s after the kill")
-    R.figure(sc, "missing / duplicated / out of order", f"{res['missing']} / {res['dup']} / {res['order_breaks']} "
-                                                        f"(of {res['pairs']:,} ordered pairs)")
+    line_figure(sc, res)
 
 
 def ingest_crash(stack, api):
@@ -352,7 +358,7 @@ def ingest_crash(stack, api):
     R.figure(sc, "requests without answer while ingest was down", f"{errors:,} (connection refused/reset)")
     R.figure(sc, "ingest restart to healthy", f"{t_up - t_kill:.1f} s")
     R.figure(sc, "burst incl. outage", f"{burst:.1f} s")
-    R.figure(sc, "missing / duplicated / out of order", f"{res['missing']} / {res['dup']} / {res['order_breaks']}")
+    line_figure(sc, res)
 
 
 SNAPSHOT = """
@@ -549,8 +555,7 @@ def kafka_down(stack, api):
     R.figure(sc, "answers while the broker was down", f"{dict(codes)}; median 503 in {ms(median)}, "
                                                       f"slowest answer {worst:.2f} s")
     R.figure(sc, "broker restart", f"{t_up - t_restart:.1f} s; first 202 {back or 0:.1f} s after it was up")
-    R.figure(sc, "missing / duplicated / out of order", f"{res['missing']} / {res['dup']} / {res['order_breaks']} "
-                                                        f"of {res['accepted']:,} accepted")
+    line_figure(sc, res)
 
 
 def kafka_frozen(stack, api):
@@ -580,8 +585,7 @@ def kafka_frozen(stack, api):
     R.figure(sc, "answers while the broker was paused", f"{dict(codes)}; median 503 in {ms(median)}, "
                                                         f"slowest answer {worst:.2f} s")
     R.figure(sc, "first 202 after SIGCONT", f"{back or 0:.1f} s")
-    R.figure(sc, "missing / duplicated / out of order", f"{res['missing']} / {res['dup']} / {res['order_breaks']} "
-                                                        f"of {res['accepted']:,} accepted")
+    line_figure(sc, res)
 
 
 def redis_frozen(stack, api):
@@ -680,8 +684,7 @@ def redis_outage(stack, api, sc, freeze, thaw):
                                              f", slowest {max(latencies):.2f} s")
     R.figure(sc, "enters during the outage", dict(codes))
     R.figure(sc, "recovery after thaw/restart", f"{t_rec:.1f} s to the first 200")
-    R.figure(sc, "missing / duplicated / out of order", f"{res['missing']} / {res['dup']} / {res['order_breaks']} "
-                                                        f"of {res['accepted']:,} accepted")
+    line_figure(sc, res)
     redis.close()
 
 

@@ -91,8 +91,7 @@ public class EntryGate {
         List<?> reply;
         try {
             reply = this.timer.time("consume_entry", () -> this.redis.execute(CONSUME_ENTRY,
-                List.of(keys.entry(), keys.stock(), keys.bookings(), keys.stats(), keys.audit(), keys.reservations()),
-                    token, Integer.toString(quantity), Long.toString(nowMillis), bookingId, record));
+                gateKeys(keys), token, Integer.toString(quantity), Long.toString(nowMillis), bookingId, record));
         }
         catch (DataAccessException ex) {
             // A timeout does not mean the script did not run: Redis may run it once it answers again. The caller
@@ -150,10 +149,15 @@ public class EntryGate {
     public boolean release(Reservation reservation) {
         QueueKeys keys = QueueKeys.of(reservation.productId());
         Long released = this.timer.time("release_reservation", () -> this.redis.execute(RELEASE_RESERVATION,
-                List.of(keys.entry(), keys.stock(), keys.bookings(), keys.stats(), keys.audit(), keys.reservations()), reservation.token(),
+                gateKeys(keys), reservation.token(),
                 Integer.toString(reservation.quantity()), Long.toString(reservation.entryExpiresAt()),
                 reservation.bookingId()));
         return released != null && released > 0;
+    }
+
+    /** The keys both gate scripts take, in their KEYS order. */
+    private static List<String> gateKeys(QueueKeys keys) {
+        return List.of(keys.entry(), keys.stock(), keys.bookings(), keys.stats(), keys.audit(), keys.reservations());
     }
 
     /** Sets the units left to sell. */

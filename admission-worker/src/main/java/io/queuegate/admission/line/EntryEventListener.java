@@ -137,8 +137,7 @@ class EntryEventListener implements DisposableBean {
             return null;
         }
         try {
-            EntryRequested event = this.events.readValue(value);
-            return event == null || event.token() == null ? null : event;
+            return this.events.readValue(value);
         }
         catch (JacksonException ex) {
             return null;
