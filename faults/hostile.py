@@ -477,7 +477,7 @@ def producer_sends(base):
         return None
 
 
-async def _one(port, p, user, timeout, out):
+async def _one(port, p, user, timeout, out, refused):
     body = json.dumps({"userId": user}).encode()
     req = (f"POST /api/v1/queues/{p}/entries HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode() + body
@@ -500,6 +500,8 @@ async def _one(port, p, user, timeout, out):
             except ValueError:  # chunked body: the JSON is inside the chunk framing
                 token = json.loads(payload.split(b"\r\n")[1].decode())["token"]
         out.append((status, t1 - t0, time.monotonic() - t0, retry_after, token, None))
+        if status in (429, 503) and refused is not None:
+            refused.set()
     except (OSError, asyncio.TimeoutError, IndexError, ValueError) as e:
         out.append((0, t1 - t0, time.monotonic() - t0, False, None, type(e).__name__))
 
@@ -514,17 +516,18 @@ def listen_overflows():
         return None
 
 
-async def _flood(port, p, conns, tag, timeout):
+async def _flood(port, p, conns, tag, timeout, refused):
     out = []
-    await asyncio.gather(*(_one(port, p, f"{tag}-{i}", timeout, out) for i in range(conns)))
+    await asyncio.gather(*(_one(port, p, f"{tag}-{i}", timeout, out, refused) for i in range(conns)))
     return out
 
 
-def flood(port, p, conns, tag, timeout=30):
-    """Opens `conns` connections at once, each sending one enter (a crowd arriving at the same second)."""
+def flood(port, p, conns, tag, timeout=30, refused=None):
+    """Opens `conns` connections at once, each sending one enter (a crowd arriving at the same second).
+    `refused`, a threading.Event, is set at the first 429 or 503 answer."""
     t0 = time.monotonic()
     overflows = listen_overflows()
-    out = asyncio.run(_flood(port, p, conns, tag, timeout))
+    out = asyncio.run(_flood(port, p, conns, tag, timeout, refused))
     total = [o[2] for o in out if o[0]]
     connect = [o[1] for o in out if o[0]]
     refused = [o[2] for o in out if o[0] in (429, 503)]
