@@ -1,12 +1,10 @@
 package io.queuegate.admission.tick;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.util.HashMap;
+import java.util.Map;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.MultiGauge;
-import io.micrometer.core.instrument.Tags;
 import io.queuegate.admission.config.AdmissionProperties;
 import io.queuegate.admission.schedule.PeriodicTask;
 import io.queuegate.core.queue.Admission;
@@ -38,9 +36,9 @@ class AdmissionTicker extends PeriodicTask {
 
     private final Counter expirations;
 
-    private final MultiGauge waitingGauge;
+    private final ProductGauge waitingGauge;
 
-    private final MultiGauge activeGauge;
+    private final ProductGauge activeGauge;
 
     AdmissionTicker(QueueStore queues, Admission admission, AdmissionProperties properties,
             MeterRegistry metrics) {
@@ -50,10 +48,8 @@ class AdmissionTicker extends PeriodicTask {
         this.properties = properties;
         this.admissions = metrics.counter("queuegate.admissions");
         this.expirations = metrics.counter("queuegate.expirations");
-        this.waitingGauge = MultiGauge.builder("queuegate.queue.waiting").description("Tokens in the line")
-            .register(metrics);
-        this.activeGauge = MultiGauge.builder("queuegate.queue.active").description("Admitted tokens holding an entry")
-            .register(metrics);
+        this.waitingGauge = new ProductGauge("queuegate.queue.waiting", "Tokens in the line", metrics);
+        this.activeGauge = new ProductGauge("queuegate.queue.active", "Admitted tokens holding an entry", metrics);
     }
 
     /** One step over every queue; logs one summary line when anything moved. */
@@ -64,15 +60,14 @@ class AdmissionTicker extends PeriodicTask {
         long active = 0;
         long waiting = 0;
         int queueCount = 0;
-        List<MultiGauge.Row<?>> waitingRows = new ArrayList<>();
-        List<MultiGauge.Row<?>> activeRows = new ArrayList<>();
+        Map<Long, Long> waitingByProduct = new HashMap<>();
+        Map<Long, Long> activeByProduct = new HashMap<>();
         try {
             for (long productId : this.queues.productIds()) {
                 AdmissionResult result = this.admission.admit(productId, ScriptTime.REDIS_TIME,
                         this.properties.maxBatch());
-                Tags product = Tags.of("product", Long.toString(productId));
-                waitingRows.add(MultiGauge.Row.of(product, result.waiting()));
-                activeRows.add(MultiGauge.Row.of(product, result.active()));
+                waitingByProduct.put(productId, result.waiting());
+                activeByProduct.put(productId, result.active());
                 admitted += result.admitted();
                 expired += result.expired();
                 active += result.active();
@@ -86,8 +81,8 @@ class AdmissionTicker extends PeriodicTask {
         }
         this.admissions.increment(admitted);
         this.expirations.increment(expired);
-        this.waitingGauge.register(waitingRows, true);
-        this.activeGauge.register(activeRows, true);
+        this.waitingGauge.set(waitingByProduct);
+        this.activeGauge.set(activeByProduct);
         if (admitted > 0 || expired > 0) {
             log.info("admission tick: queues={} admitted={} expired={} active={} waiting={}", queueCount, admitted,
                     expired, active, waiting);
