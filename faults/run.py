@@ -834,9 +834,13 @@ def overload(stack, api):
             # The log stays frozen until the crowd meets it: a fixed 3 s from the pause could end before a slow
             # client's 4,000 connections got their enters in, and then every one of them was simply stored. It
             # resumes 1 s after the first refusal, or after 12 s if none comes (and the check below fails).
+            def resume_after_first_refusal():
+                refused.wait(12)
+                time.sleep(1)
+                stack.kafka.resume()
+
             stack.kafka.pause()
-            threading.Thread(target=lambda: (refused.wait(12), time.sleep(1), stack.kafka.resume()),
-                             daemon=True).start()
+            threading.Thread(target=resume_after_first_refusal, daemon=True).start()
         res = hostile.flood(stack.ingest.port, p, conns, "ov", timeout=30, refused=refused)
         codes = res["codes"]
         R.check(sc, f"{phase}: every request answered within 30 s (no timeout, no reset)", res["errors"] == 0,

@@ -63,10 +63,8 @@ class EntryEventListenerTests extends WorkerTestSupport {
         long product = newProduct();
         List<String> tokens = issue(product, "u", 1_000);
 
-        tokens.forEach((token) -> send(product, event(product, token)));
-        flush();
+        enterAllAndAwaitTheLine(product, tokens);
 
-        await().atMost(APPLIED).until(() -> this.redis.opsForZSet().zCard(QueueKeys.of(product).waiting()) >= 1_000);
         assertThat(waiting(product)).containsExactlyElementsOf(tokens);
         Map<String, Double> scores = waitingScores(product);
         for (int i = 0; i < tokens.size(); i++) {
@@ -83,10 +81,8 @@ class EntryEventListenerTests extends WorkerTestSupport {
         long product = newProduct();
         List<String> tokens = issue(product, "b", 20_000);
 
-        tokens.forEach((token) -> send(product, event(product, token)));
-        flush();
+        enterAllAndAwaitTheLine(product, tokens);
 
-        await().atMost(APPLIED).until(() -> this.redis.opsForZSet().zCard(QueueKeys.of(product).waiting()) >= 20_000);
         assertThat(waiting(product)).containsExactlyElementsOf(tokens);
         assertThat(waitingScores(product).get(tokens.getLast())).isEqualTo(20_000.0);
         assertThat(stat(product, "enteredTotal")).isEqualTo(20_000);
@@ -132,9 +128,7 @@ class EntryEventListenerTests extends WorkerTestSupport {
     void aRedeliveredBatchChangesNobodysPlace() throws Exception {
         long product = newProduct();
         List<String> tokens = issue(product, "r", 1_000);
-        tokens.forEach((token) -> send(product, event(product, token)));
-        flush();
-        await().atMost(APPLIED).until(() -> this.redis.opsForZSet().zCard(QueueKeys.of(product).waiting()) >= 1_000);
+        enterAllAndAwaitTheLine(product, tokens);
         Map<String, Double> scoresBefore = waitingScores(product);
         Map<Object, Object> membersBefore = this.redis.opsForHash().entries(QueueKeys.of(product).members());
         assertThat(scoresBefore).hasSize(1_000);
@@ -206,6 +200,14 @@ class EntryEventListenerTests extends WorkerTestSupport {
     private static String event(long product, String token) {
         return JsonMapper.shared().writeValueAsString(new EntryRequested(product, token, "user", "req-1",
                 System.currentTimeMillis()));
+    }
+
+    /** Sends one enter event per token, in order, and waits until the line holds as many. */
+    private void enterAllAndAwaitTheLine(long product, List<String> tokens) throws Exception {
+        tokens.forEach((token) -> send(product, event(product, token)));
+        flush();
+        await().atMost(APPLIED)
+            .until(() -> this.redis.opsForZSet().zCard(QueueKeys.of(product).waiting()) >= tokens.size());
     }
 
     private void send(long product, String json) {
