@@ -19,9 +19,6 @@ import io.queuegate.core.token.TokenCodec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.DeserializationFeature;
-import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.DisposableBean;
@@ -59,14 +56,12 @@ class EntryEventListener implements DisposableBean {
     private final ExecutorService steps = Executors.newThreadPerTaskExecutor(
             Thread.ofVirtual().name("waiting-writer-step-", 0).factory());
 
-    /** Tolerates fields it does not know, so that producers may add some before every worker is upgraded. */
-    private final ObjectReader events;
+    private final EnterEventReader events;
 
     EntryEventListener(WaitingLine line, TokenCodec tokens, AdmissionProperties properties, JsonMapper json,
             MeterRegistry metrics) {
         this.line = line;
-        this.events = json.readerFor(EntryRequested.class)
-            .without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+        this.events = new EnterEventReader(json);
         this.tokens = tokens;
         this.chunk = properties.appendChunk();
         this.appended = metrics.counter("queuegate.line.appended");
@@ -107,40 +102,37 @@ class EntryEventListener implements DisposableBean {
     }
 
     /**
-     * Groups tokens by product, each group in log order. Events that do not parse or carry a token this
-     * deployment did not issue are dropped: the log is not trusted to let anyone in.
+     * Groups tokens by product, each group in log order (a record's enters in their order within it). Records that
+     * do not parse, and enters whose token this deployment did not issue, are dropped: the log is not trusted to let
+     * anyone in.
      */
     private Map<Long, List<String>> byProduct(List<ConsumerRecord<String, byte[]>> records) {
         Map<Long, List<String>> groups = new LinkedHashMap<>();
         for (ConsumerRecord<String, byte[]> record : records) {
-            EntryRequested event = parse(record.value());
-            boolean genuine = event != null && this.tokens.verify(event.token())
-                .filter(token -> token.productId() == event.productId())
-                .isPresent();
-            if (!genuine) {
-                log.warn("dropped an unreadable or forged enter event at {}-{}@{}", record.topic(),
-                        record.partition(), record.offset());
-                this.dropped.increment();
-                continue;
+            List<EntryRequested> enters = this.events.read(record.value());
+            if (enters.isEmpty()) {
+                drop(record, "an unreadable enter event");
             }
-            if (log.isDebugEnabled()) {
-                log.debug("applying enter requestId={} product={} at {}-{}@{}", event.requestId(), event.productId(),
-                        record.topic(), record.partition(), record.offset());
+            for (EntryRequested event : enters) {
+                boolean genuine = this.tokens.verify(event.token())
+                    .filter(token -> token.productId() == event.productId())
+                    .isPresent();
+                if (!genuine) {
+                    drop(record, "a forged enter");
+                    continue;
+                }
+                if (log.isDebugEnabled()) {
+                    log.debug("applying enter requestId={} product={} at {}-{}@{}", event.requestId(),
+                            event.productId(), record.topic(), record.partition(), record.offset());
+                }
+                groups.computeIfAbsent(event.productId(), id -> new ArrayList<>()).add(event.token());
             }
-            groups.computeIfAbsent(event.productId(), id -> new ArrayList<>()).add(event.token());
         }
         return groups;
     }
 
-    private EntryRequested parse(byte[] value) {
-        if (value == null) {
-            return null;
-        }
-        try {
-            return this.events.readValue(value);
-        }
-        catch (JacksonException ex) {
-            return null;
-        }
+    private void drop(ConsumerRecord<String, byte[]> record, String what) {
+        log.warn("dropped {} at {}-{}@{}", what, record.topic(), record.partition(), record.offset());
+        this.dropped.increment();
     }
 }

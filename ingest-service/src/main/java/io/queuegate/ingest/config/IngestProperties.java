@@ -2,6 +2,7 @@ package io.queuegate.ingest.config;
 
 import java.time.Duration;
 
+import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
@@ -18,6 +19,8 @@ import org.springframework.validation.annotation.Validated;
  * @param maxInFlight enters waiting for Kafka at once; beyond it ingest sheds load with 503 at once
  * @param queueCacheTtl how long a queue's open/closed state is served from memory before it is re-read
  * @param maxBodyBytes the largest request body accepted
+ * @param maxEntriesPerRecord the most enters one Kafka record of a group commit carries (about 150 bytes each;
+ *        the broker's default message limit is 1 MB)
  */
 @Validated
 @ConfigurationProperties("queuegate.ingest")
@@ -28,5 +31,6 @@ public record IngestProperties(
         @DefaultValue("1s") @NotNull Duration retryAfter,
         @DefaultValue("4096") @Min(1) int maxInFlight,
         @DefaultValue("1s") @NotNull Duration queueCacheTtl,
-        @DefaultValue("4096") @Min(64) long maxBodyBytes) {
+        @DefaultValue("4096") @Min(64) long maxBodyBytes,
+        @DefaultValue("1000") @Min(1) @Max(5000) int maxEntriesPerRecord) {
 }

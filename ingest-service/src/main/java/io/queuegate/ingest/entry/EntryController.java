@@ -6,7 +6,7 @@ import java.util.Map;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.queuegate.core.event.EntryRequested;
+import io.queuegate.core.event.EntriesRequested.Entry;
 import io.queuegate.core.queue.EntryRemover;
 import io.queuegate.core.queue.EntryState;
 import io.queuegate.core.queue.EntryStatus;
@@ -89,8 +89,8 @@ class EntryController {
         try {
             this.queues.requireOpen(productId);
             token = this.tokens.issue(productId, request.userId());
-            this.publisher.publish(new EntryRequested(productId, token.value(), token.userId(),
-                    RequestIdFilter.current(), System.currentTimeMillis()));
+            this.publisher.publish(productId, new Entry(token.value(), token.userId(), RequestIdFilter.current(),
+                    System.currentTimeMillis()));
         }
         catch (ApiException ex) {
             this.metrics.counter("queuegate.enters", "outcome", ex.code()).increment();

@@ -7,9 +7,14 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 
 import io.queuegate.core.queue.QueueKeys;
@@ -103,11 +108,14 @@ class EnterPublishingTests {
         ConsumerRecord<String, String> record = records.getFirst();
         assertThat(record.key()).isEqualTo(Long.toString(this.product));
         JsonNode event = JsonMapper.shared().readTree(record.value());
+        assertThat(event.get("version").asInt()).isEqualTo(2);
         assertThat(event.get("productId").asLong()).isEqualTo(this.product);
-        assertThat(event.get("token").asString()).isEqualTo(token);
-        assertThat(event.get("userId").asString()).isEqualTo("alice");
-        assertThat(event.get("requestId").asString()).isEqualTo("req-42");
-        assertThat(event.get("requestedAt").asLong()).isPositive();
+        assertThat(event.get("entries")).hasSize(1);
+        JsonNode entry = event.get("entries").get(0);
+        assertThat(entry.get("token").asString()).isEqualTo(token);
+        assertThat(entry.get("userId").asString()).isEqualTo("alice");
+        assertThat(entry.get("requestId").asString()).isEqualTo("req-42");
+        assertThat(entry.get("requestedAt").asLong()).isPositive();
 
         // entering again gives the same token; the line applies the second event as a no-op
         HttpResponse<String> again = enter(this.port, "{\"userId\":\"alice\"}", Map.of());
@@ -115,9 +123,33 @@ class EnterPublishingTests {
         assertThat(JsonMapper.shared().readTree(again.body()).get("token").asString()).isEqualTo(token);
         List<ConsumerRecord<String, String>> both = recordsOfProduct();
         assertThat(both).hasSize(2);
-        assertThat(both).allSatisfy((r) -> assertThat(JsonMapper.shared().readTree(r.value()).get("token")
-            .asString()).isEqualTo(token));
+        assertThat(both).allSatisfy((r) -> assertThat(tokensOf(r)).containsExactly(token));
         assertThat(both.get(0).partition()).isEqualTo(both.get(1).partition());
+    }
+
+    @Test
+    void concurrentEntersShareRecordsAndEachAcceptedTokenIsInTheLogOnce() throws Exception {
+        int users = 300;
+        List<Future<HttpResponse<String>>> responses = new ArrayList<>();
+        try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < users; i++) {
+                String body = "{\"userId\":\"crowd-" + i + "\"}";
+                responses.add(clients.submit(() -> enter(this.port, body, Map.of())));
+            }
+        }
+        Set<String> accepted = new HashSet<>();
+        for (Future<HttpResponse<String>> response : responses) {
+            assertThat(response.get().statusCode()).isEqualTo(202);
+            accepted.add(JsonMapper.shared().readTree(response.get().body()).get("token").asString());
+        }
+        assertThat(accepted).hasSize(users);
+
+        List<ConsumerRecord<String, String>> records = recordsOfProduct();
+        List<String> logged = records.stream().flatMap((r) -> tokensOf(r).stream()).toList();
+        assertThat(logged).hasSize(users).containsExactlyInAnyOrderElementsOf(accepted);
+        // group commit: enters that arrived together went out in shared records
+        assertThat(records).hasSizeLessThan(users);
+        assertThat(records).allSatisfy((r) -> assertThat(r.key()).isEqualTo(Long.toString(this.product)));
     }
 
     @Test
@@ -139,9 +171,9 @@ class EnterPublishingTests {
 
         List<ConsumerRecord<String, String>> records = recordsOfProduct();
         assertThat(records).hasSize(1);
-        JsonNode event = JsonMapper.shared().readTree(records.getFirst().value());
-        assertThat(event.get("token").asString()).isEqualTo(token);
-        assertThat(event.get("userId").asString()).isEqualTo(longest);
+        JsonNode entry = JsonMapper.shared().readTree(records.getFirst().value()).get("entries").get(0);
+        assertThat(entry.get("token").asString()).isEqualTo(token);
+        assertThat(entry.get("userId").asString()).isEqualTo(longest);
     }
 
     @Test
@@ -178,6 +210,12 @@ class EnterPublishingTests {
         }
         // nothing reached the real log either
         assertThat(recordsOfProduct()).isEmpty();
+    }
+
+    private static List<String> tokensOf(ConsumerRecord<String, String> record) {
+        List<String> tokens = new ArrayList<>();
+        JsonMapper.shared().readTree(record.value()).get("entries").forEach((e) -> tokens.add(e.get("token").asString()));
+        return tokens;
     }
 
     private HttpResponse<String> enter(int port, String body, Map<String, String> headers) {

@@ -1,0 +1,176 @@
+package io.queuegate.ingest.entry;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import io.queuegate.core.event.EntriesRequested;
+import io.queuegate.core.event.EntriesRequested.Entry;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.support.SendResult;
+
+/**
+ * Publishes enters to Kafka in group commits: the enters that arrive while a round is in flight go out together in
+ * the next round, one {@link EntriesRequested} record per product (at most {@code maxEntriesPerRecord} entries), and
+ * every enter of a record learns the record's fate from its one acknowledgement.
+ *
+ * <p>One record per request cost the broker about 80 µs of CPU per enter and the producer a sender wake-up each;
+ * a round amortises both over everyone who arrived in the meantime. The batch grows with the load by itself: an
+ * enter that arrives alone goes out at once, so nobody waits for a batch to fill. Only one round is in flight, which
+ * keeps each product's records in acceptance order without relying on producer retries.
+ *
+ * <p>A round that Kafka does not acknowledge within {@code publishTimeout} fails all of its enters (the caller
+ * answers 503 and a retry gets the same token; if the record is stored after all, the line applies it once), and
+ * the next round starts.
+ */
+final class EnterGroupCommit implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(EnterGroupCommit.class);
+
+    private final KafkaTemplate<String, Object> kafka;
+
+    private final String topic;
+
+    private final Duration publishTimeout;
+
+    private final int maxEntriesPerRecord;
+
+    /** Bounded by the caller's in-flight limit, so it never holds more than that many enters. */
+    private final LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+
+    private final Thread flusher;
+
+    private volatile boolean running = true;
+
+    EnterGroupCommit(KafkaTemplate<String, Object> kafka, String topic, Duration publishTimeout,
+            int maxEntriesPerRecord) {
+        this.kafka = kafka;
+        this.topic = topic;
+        this.publishTimeout = publishTimeout;
+        this.maxEntriesPerRecord = maxEntriesPerRecord;
+        this.flusher = Thread.ofPlatform().name("enter-group-commit").daemon().start(this::run);
+    }
+
+    /** Queues an enter for the next round; the future completes when Kafka acknowledged it, or fails. */
+    CompletableFuture<Void> submit(long productId, Entry entry) {
+        Pending pending = new Pending(productId, entry, new CompletableFuture<>());
+        this.queue.add(pending);
+        // after close the flusher drains the queue once more; an enter added after that drain fails here
+        if (!this.running && this.queue.remove(pending)) {
+            pending.done().completeExceptionally(new IllegalStateException("ingest is shutting down"));
+        }
+        return pending.done();
+    }
+
+    private void run() {
+        List<Pending> round = new ArrayList<>();
+        while (this.running) {
+            try {
+                round.add(this.queue.take());
+                this.queue.drainTo(round);
+                publish(round);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            catch (RuntimeException ex) {
+                // never leave a caller waiting: whatever went wrong, this round's enters fail and the loop goes on
+                log.warn("enter round failed: {}", ex.toString());
+                failAll(round, ex);
+            }
+            finally {
+                round.clear();
+            }
+        }
+        List<Pending> left = new ArrayList<>();
+        this.queue.drainTo(left);
+        failAll(left, new IllegalStateException("ingest is shutting down"));
+    }
+
+    /** Sends one round and waits, at most publishTimeout, for all of its acknowledgements. */
+    private void publish(List<Pending> round) throws InterruptedException {
+        List<CompletableFuture<?>> acks = new ArrayList<>();
+        for (List<Pending> record : records(round)) {
+            acks.add(send(record));
+        }
+        try {
+            CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new))
+                .get(this.publishTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        }
+        catch (ExecutionException ex) {
+            // each record's own callback already failed its enters
+        }
+        catch (TimeoutException ex) {
+            log.warn("Kafka did not acknowledge {} enters within {}", round.size(), this.publishTimeout);
+            failAll(round, ex);
+        }
+    }
+
+    private CompletableFuture<SendResult<String, Object>> send(List<Pending> record) {
+        long productId = record.getFirst().productId();
+        List<Entry> entries = new ArrayList<>(record.size());
+        for (Pending pending : record) {
+            entries.add(pending.entry());
+        }
+        try {
+            return this.kafka.send(this.topic, Long.toString(productId), new EntriesRequested(productId, entries))
+                .whenComplete((result, failure) -> {
+                    for (Pending pending : record) {
+                        if (failure == null) {
+                            pending.done().complete(null);
+                        }
+                        else {
+                            pending.done().completeExceptionally(failure);
+                        }
+                    }
+                });
+        }
+        catch (RuntimeException ex) {
+            failAll(record, ex);
+            return CompletableFuture.failedFuture(ex);
+        }
+    }
+
+    /** The round cut into records: by product, in arrival order, at most maxEntriesPerRecord each. */
+    private List<List<Pending>> records(List<Pending> round) {
+        Map<Long, List<Pending>> byProduct = new LinkedHashMap<>();
+        for (Pending pending : round) {
+            byProduct.computeIfAbsent(pending.productId(), id -> new ArrayList<>()).add(pending);
+        }
+        List<List<Pending>> records = new ArrayList<>();
+        for (List<Pending> product : byProduct.values()) {
+            for (int from = 0; from < product.size(); from += this.maxEntriesPerRecord) {
+                records.add(product.subList(from, Math.min(product.size(), from + this.maxEntriesPerRecord)));
+            }
+        }
+        return records;
+    }
+
+    private static void failAll(List<Pending> pendings, Throwable cause) {
+        for (Pending pending : pendings) {
+            pending.done().completeExceptionally(cause);
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        this.running = false;
+        this.flusher.interrupt();
+        this.flusher.join(this.publishTimeout.toMillis() + 1_000);
+    }
+
+    private record Pending(long productId, Entry entry, CompletableFuture<Void> done) {
+    }
+}
