@@ -2,6 +2,7 @@ package io.queuegate.core.web;
 
 import java.io.IOException;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 
 import jakarta.servlet.FilterChain;
@@ -30,8 +31,7 @@ public class RequestIdFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         String presented = request.getHeader(HEADER);
-        String requestId = presented != null && SANE.matcher(presented).matches() ? presented
-                : UUID.randomUUID().toString();
+        String requestId = presented != null && SANE.matcher(presented).matches() ? presented : newId();
         response.setHeader(HEADER, requestId);
         MDC.put(MDC_KEY, requestId);
         try {
@@ -45,6 +45,15 @@ public class RequestIdFilter extends OncePerRequestFilter {
     /** The current request's id, or a new one outside a request. */
     public static String current() {
         String requestId = MDC.get(MDC_KEY);
-        return requestId != null ? requestId : UUID.randomUUID().toString();
+        return requestId != null ? requestId : newId();
+    }
+
+    /**
+     * A random id in UUID form. Not {@link UUID#randomUUID()}: a request id needs no cryptographic randomness, and
+     * SecureRandom's lock and reads were 1.3 % of ingest's CPU at full load.
+     */
+    private static String newId() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        return new UUID(random.nextLong(), random.nextLong()).toString();
     }
 }
