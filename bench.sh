@@ -6,6 +6,9 @@
 #   ./bench.sh --quick               smoke run, about 2 minutes after start-up; writes bench/results/tmp/quick.*
 #   ./bench.sh --only=ingest,status  some scenarios: admission, drain, status, ingest, booking, e2e
 #                                    (partial runs write to bench/results/tmp/, never the report)
+#   ./bench.sh --only=yardsticks     no stack: start the two yardstick apps, drive each briefly, stop them
+# The rate figures (status, ingest) start two yardstick apps of module yardsticks/ for their duration, with the
+# services' JVM options: a plain no-op Spring Boot app on :8090 and the seed's synchronous Redis design on :8091.
 # Options of this script:
 #   --no-build       use the jars already built
 #   --restart        restart a running stack with the benchmark's settings (the no-op endpoint must be on)
@@ -20,8 +23,9 @@
 #   --e2e-admit-per-second=N --e2e-stock=N --e2e-max-active=N --e2e-timeout=S
 #   --from-json=FILE        measure nothing: rewrite the chart and the report from a saved run's JSON
 # Environment: BENCH_SERVICE_ENV="NAME=value ..." extra settings for the services when this script starts them
-#   (e.g. SPRING_KAFKA_PRODUCER_PROPERTIES_LINGER_MS=0); QG_JAVA_OPTS extra JVM options for the services;
-#   BENCH_JAVA_OPTS JVM options of the load generator; ADMIN_TOKEN, QUEUE_TOKEN_SECRET as for ./run.sh.
+#   (e.g. SPRING_KAFKA_PRODUCER_PROPERTIES_LINGER_MS=0); QG_JAVA_OPTS extra JVM options for the services (and
+#   so for the yardstick apps); BENCH_JAVA_OPTS JVM options of the load generator; ADMIN_TOKEN, QUEUE_TOKEN_SECRET
+#   as for ./run.sh.
 # The load generator shares the machine's cores with the services, Kafka and Redis; the report says how much it took.
 set -euo pipefail
 
@@ -32,8 +36,9 @@ cd "$ROOT"
 VERSION="0.1.0-SNAPSHOT"
 BENCH_JAR="$ROOT/bench/target/queuegate-bench-$VERSION-exec.jar"
 PORTS=(8080 8081 8082)
+YARDSTICK_MODULES="yardsticks/plain-noop,yardsticks/seed-design"
 
-usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; }
 
 BUILD=1
 RESTART=0
@@ -43,6 +48,7 @@ RENICE=""
 DRIVER="${BENCH_DRIVER:-auto}"
 PASS=()
 FROM_JSON=0
+ONLY_YARDSTICKS=0
 for arg in "$@"; do
     case "$arg" in
         --no-build) BUILD=0 ;;
@@ -54,6 +60,7 @@ for arg in "$@"; do
         -h | --help) usage; exit 0 ;;
         --driver=*) DRIVER="${arg#--driver=}"; PASS+=("$arg") ;;
         --from-json=*) FROM_JSON=1; PASS+=("$arg") ;;
+        --only=yardsticks) ONLY_YARDSTICKS=1; PASS+=("$arg") ;;
         --*) PASS+=("$arg") ;;
         *) usage >&2; die "unknown argument: $arg" ;;
     esac
@@ -80,6 +87,41 @@ if [ "$DRIVER" != java ] && ! command -v wrk >/dev/null 2>&1; then
         warn "wrk is not installed; the rate figures use the bench module's Java client instead"
     fi
 fi
+
+# Stops the yardstick apps a run started and could not stop (its JVM was killed): the generator writes their pids
+# under .local/pids/, and stop_pid checks each pid's command line before it signals anything.
+stop_yardsticks() {
+    local file
+    for file in "$LOCAL_DIR"/pids/yardstick-*.pid; do
+        [ -f "$file" ] || continue
+        stop_pid "$(tr -dc '0-9' <"$file")" "queuegate-yardstick-" "$(basename "$file" .pid)" 20
+        rm -f "$file"
+    done
+}
+
+# The load generator; it starts and stops the yardstick apps itself. NICE is set by --renice below.
+NICE=()
+run_generator() {
+    # shellcheck disable=SC2086 # BENCH_JAVA_OPTS holds several options
+    "${NICE[@]}" java --sun-misc-unsafe-memory-access=allow -Xms1g -Xmx2g -Djava.awt.headless=true ${BENCH_JAVA_OPTS:-} \
+        -Dbench.root="$ROOT" -jar "$BENCH_JAR" "${PASS[@]}" --service-jvm-options="$(service_jvm_options)" \
+        --command="./bench.sh${*:+ $*}"
+}
+
+if [ "$ONLY_YARDSTICKS" = 1 ]; then
+    if [ "$BUILD" = 1 ]; then
+        log "building the benchmark and the yardstick apps (mvn -q -B -DskipTests -pl bench,$YARDSTICK_MODULES -am package)"
+        "$(maven_cmd)" -q -B -DskipTests -pl "bench,$YARDSTICK_MODULES" -am package
+    fi
+    [ -f "$BENCH_JAR" ] || die "$BENCH_JAR not found; build first (./bench.sh without --no-build)"
+    stop_yardsticks
+    trap stop_yardsticks EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+    run_generator "$@"
+    exit 0
+fi
+
 command -v redis-benchmark >/dev/null 2>&1 || warn "redis-benchmark is not installed; the burst drain has no yardstick (apt-get install -y redis-tools)"
 
 open_count=0
@@ -111,15 +153,17 @@ if [ "$BUILD" = 1 ]; then
         log "building (mvn -q -B -DskipTests package)"
         "$(maven_cmd)" -q -B -DskipTests package
     else
-        log "building the benchmark (mvn -q -B -DskipTests -pl bench -am package)"
-        "$(maven_cmd)" -q -B -DskipTests -pl bench -am package
+        log "building the benchmark and the yardstick apps (mvn -q -B -DskipTests -pl bench,$YARDSTICK_MODULES -am package)"
+        "$(maven_cmd)" -q -B -DskipTests -pl "bench,$YARDSTICK_MODULES" -am package
     fi
 fi
 [ -f "$BENCH_JAR" ] || die "$BENCH_JAR not found; build first (./bench.sh without --no-build)"
 
 STARTED=0
+stop_yardsticks
 cleanup() {
     local rc=$?
+    stop_yardsticks
     if [ "$STARTED" = 1 ] && [ "$KEEP" = 0 ]; then
         log "stopping the stack this run started"
         "$ROOT/run.sh" stop || true
@@ -173,7 +217,6 @@ if [ "$QUIET" -gt 0 ]; then
     done
 fi
 
-NICE=()
 if [ -n "$RENICE" ]; then
     pids=()
     for f in "$LOCAL_DIR"/pids/*.pid "$LOCAL_DIR/kafka/kafka.pid"; do
@@ -191,6 +234,4 @@ if [ -n "$RENICE" ]; then
     NICE=(nice -n "$RENICE")
 fi
 
-# shellcheck disable=SC2086 # BENCH_JAVA_OPTS holds several options
-"${NICE[@]}" java --sun-misc-unsafe-memory-access=allow -Xms1g -Xmx2g -Djava.awt.headless=true ${BENCH_JAVA_OPTS:-} \
-    -Dbench.root="$ROOT" -jar "$BENCH_JAR" "${PASS[@]}" --command="./bench.sh${*:+ $*}"
+run_generator "$@"

@@ -89,10 +89,7 @@ start_service() {
     log "starting $svc on :${PORT[$svc]} (log: ${log#"$ROOT"/})"
     # Both the names the README documents (ADMIN_TOKEN, QUEUE_TOKEN_SECRET) and Spring's relaxed-binding
     # names of the same properties are passed, so either way of mapping them in application.yml works.
-    # G1 unless QG_JAVA_OPTS picks a collector itself (the JVM refuses two).
-    local gc="-XX:+UseG1GC"
-    case " ${QG_JAVA_OPTS:-} " in *" -XX:+Use"*GC" "*) gc="" ;; esac
-    # shellcheck disable=SC2086 # QG_JAVA_OPTS and gc hold options
+    # shellcheck disable=SC2046 # service_jvm_options (scripts/lib.sh) prints several options
     env SERVER_PORT="${PORT[$svc]}" \
         SPRING_KAFKA_BOOTSTRAP_SERVERS=127.0.0.1:9092 \
         SPRING_DATA_REDIS_HOST=127.0.0.1 \
@@ -100,8 +97,7 @@ start_service() {
         ADMIN_TOKEN="$ADMIN_TOKEN" \
         QUEUEGATE_ADMIN_TOKEN="$ADMIN_TOKEN" \
         "${SECRET_ENV[@]}" \
-        nohup java --sun-misc-unsafe-memory-access=allow $gc -Xms256m -Xmx512m -XX:+ExitOnOutOfMemoryError ${QG_JAVA_OPTS:-} \
-        -jar "$jar" >"$log" 2>&1 </dev/null &
+        nohup java $(service_jvm_options) -jar "$jar" >"$log" 2>&1 </dev/null &
     echo "$!" >"$PID_DIR/$svc.pid"
 }
 

@@ -34,6 +34,14 @@ use_java25() {
     die "no JDK 25 found (looked at \$JAVA_HOME and /usr/lib/jvm/temurin-25-jdk-amd64); install a Temurin 25 JDK or set QG_JAVA_HOME"
 }
 
+# The JVM options every service starts with (run.sh), and the benchmark's yardstick apps when no service runs to
+# copy them from: G1 unless QG_JAVA_OPTS picks a collector itself (the JVM refuses two).
+service_jvm_options() {
+    local gc="-XX:+UseG1GC"
+    case " ${QG_JAVA_OPTS:-} " in *" -XX:+Use"*GC" "*) gc="" ;; esac
+    printf '%s' "--sun-misc-unsafe-memory-access=allow${gc:+ $gc} -Xms256m -Xmx512m -XX:+ExitOnOutOfMemoryError${QG_JAVA_OPTS:+ ${QG_JAVA_OPTS}}"
+}
+
 # True when something accepts TCP connections on 127.0.0.1:$1.
 port_open() {
     timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null

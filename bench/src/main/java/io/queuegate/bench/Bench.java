@@ -59,6 +59,9 @@ final class Bench implements AutoCloseable {
 
     final Load load;
 
+    /** The rate figures' driver: endpoints warmed up, then measured in alternating rounds. */
+    final AlternatingRounds rounds;
+
     final String runId = Long.toString(System.currentTimeMillis() / 1000 % 1_000_000, 36);
 
     private final Map<String, Object> results = new LinkedHashMap<>();
@@ -90,6 +93,7 @@ final class Bench implements AutoCloseable {
         this.codec = new TokenCodec(this.stack.tokenSecret);
         this.load = new Load(options.host(), wrk, options.wrkThreads(), options.connections(),
                 options.rawDir().resolve("wrk"));
+        this.rounds = new AlternatingRounds(options, progress, this.load, this.cpu, this.redis, "b" + this.runId);
         Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, options.host() + ":9092");
         this.kafka = Admin.create(props);
@@ -147,7 +151,25 @@ final class Bench implements AutoCloseable {
         for (long id : ids) {
             this.redis.sync.srem(QueueKeys.REGISTRY, Long.toString(id));
             this.redis.unlink(QueueKeys.of(id).all());
+            this.redis.unlink(Yardsticks.seedKeys(id));
         }
+    }
+
+    /**
+     * Starts the yardstick apps with ingest's own {@code java} and JVM options, counts their CPU from now on and
+     * adds them to the report's configuration table. The caller closes them with {@link #stopYardsticks}.
+     */
+    Yardsticks startYardsticks() throws IOException, InterruptedException {
+        Yardsticks apps = Yardsticks.start(this.options.root(), this.stack.launcher("ingest-service"),
+                this.options.host(), this.progress);
+        apps.pids().forEach(this.cpu::watch);
+        this.stack.services.putAll(apps.describe());
+        return apps;
+    }
+
+    void stopYardsticks(Yardsticks apps) {
+        apps.pids().keySet().forEach(this.cpu::unwatch);
+        apps.close();
     }
 
     /** Spring Data Redis for the core's own script wrappers, built on first use. */

@@ -51,6 +51,12 @@ public final class BenchMain {
             case "java" -> false;
             default -> wrkVersion != null && wrkVersion.startsWith("wrk");
         };
+        if (options.onlyYardsticks()) {
+            try (Progress progress = new Progress(plannedSeconds(options))) {
+                YardstickCheck.run(options, progress, wrk);
+            }
+            return;
+        }
         Map<String, Object> results;
         try (Progress progress = new Progress(plannedSeconds(options)); Bench bench = new Bench(options, progress, wrk)) {
             results = bench.results();
@@ -81,11 +87,12 @@ public final class BenchMain {
                     results.put("redisBenchmarkZadd", zadd);
                     scenario(bench, "drain", () -> DrainScenario.run(bench, zadd));
                 }
-                scenario(bench, "status", () -> RateScenarios.status(bench));
+                if (options.runs("status") || options.runs("ingest")) {
+                    rateScenarios(bench);
+                }
                 if (bench.lineProduct != 0) {
                     bench.redis.unlink(QueueKeys.of(bench.lineProduct).all());
                 }
-                scenario(bench, "ingest", () -> RateScenarios.ingest(bench));
                 scenario(bench, "booking", () -> BookingScenario.run(bench));
                 scenario(bench, "e2e", () -> EndToEndScenario.run(bench));
             }
@@ -96,6 +103,37 @@ public final class BenchMain {
             }
             results.put("seconds", (System.currentTimeMillis() - started) / 1000);
             write(options, results, started);
+        }
+    }
+
+    /**
+     * Figures 3 and 1 with the yardstick apps up only for them: started before, stopped after, also when a scenario
+     * fails. Apps that do not start fail both figures; the other scenarios still run.
+     */
+    private static void rateScenarios(Bench bench) {
+        Yardsticks apps;
+        try {
+            apps = bench.startYardsticks();
+        }
+        catch (Exception ex) {
+            bench.progress.note("the yardstick apps did not start: " + ex.getMessage());
+            for (String name : List.of("status", "ingest")) {
+                if (bench.options.runs(name)) {
+                    bench.results().put(name, Map.of("error", "the yardstick apps did not start: " + ex));
+                }
+            }
+            return;
+        }
+        try {
+            scenario(bench, "status", () -> RateScenarios.status(bench));
+            if (bench.lineProduct != 0) {
+                bench.redis.unlink(QueueKeys.of(bench.lineProduct).all());
+            }
+            scenario(bench, "ingest", () -> RateScenarios.ingest(bench));
+        }
+        finally {
+            bench.progress.phase("stopping the yardstick apps", 2);
+            bench.stopYardsticks(apps);
         }
     }
 
@@ -138,8 +176,15 @@ public final class BenchMain {
     /** The progress bar's plan: the same estimates the scenarios give their phases. */
     static double plannedSeconds(Options o) {
         double warm = o.warmup().toSeconds();
-        double rate = 2 * warm + 2.0 * o.rounds() * o.duration().toSeconds();
+        // four endpoints per rate figure: the plain no-op, the in-app no-op, the seed design and Queuegate's
+        double rate = 4 * warm + 4.0 * o.rounds() * o.duration().toSeconds();
         double total = 5;
+        if (o.onlyYardsticks()) {
+            return total + 15 + 2 * (2 * warm + 2.0 * o.rounds() * o.duration().toSeconds());
+        }
+        if (o.runs("status") || o.runs("ingest")) {
+            total += 15;
+        }
         if (o.runs("admission")) {
             total += o.admissionRepeats();
         }

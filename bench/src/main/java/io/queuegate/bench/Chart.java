@@ -33,6 +33,8 @@ final class Chart {
         PROCESS_COLORS.put("booking", new Color(0x2ca02c));
         PROCESS_COLORS.put("kafka", new Color(0x9467bd));
         PROCESS_COLORS.put("redis", new Color(0xd62728));
+        PROCESS_COLORS.put(Yardsticks.App.PLAIN_NOOP.process, new Color(0x17becf));
+        PROCESS_COLORS.put(Yardsticks.App.SEED_DESIGN.process, new Color(0xbcbd22));
         PROCESS_COLORS.put("bench", new Color(0x8c564b));
         PROCESS_COLORS.put("other", new Color(0x7f7f7f));
         PROCESS_COLORS.put("idle", new Color(0xdddddd));
@@ -62,11 +64,21 @@ final class Chart {
 
     private static void ratios(Graphics2D g, Map<String, Object> r, int x, int y, int w, int h) {
         title(g, "Measured ÷ yardstick of the same run (target marked red)", x, y);
+        RateFigure ingest = RateFigure.of(r.get("ingest"));
+        RateFigure status = RateFigure.of(r.get("status"));
         List<Object[]> bars = new ArrayList<>();
-        bars.add(new Object[] {"1 ingest ÷ no-op POST", Report.at(r, "ingest", "ratio"), 0.8});
-        bars.add(new Object[] {"2 drain ÷ redis-benchmark ZADD", Report.at(r, "drain", "ratio"), 0.5});
-        bars.add(new Object[] {"3 status ÷ no-op GET", Report.at(r, "status", "ratio"), 0.8});
-        bars.add(new Object[] {"4 admission ÷ bare script", Report.at(r, "admission", "ratio"), null});
+        bars.add(new Object[] {"1a enters ÷ plain no-op POST", rateRatio(ingest, RateFigure.PLAIN_NOOP),
+            Targets.ENTERS_TO_PLAIN_NOOP});
+        bars.add(new Object[] {"1b enters ÷ seed design", rateRatio(ingest, RateFigure.SEED), Targets.ENTERS_TO_SEED});
+        bars.add(new Object[] {"1c ingest CPU ÷ no-op app's", ingest == null ? null : ingest.ingestCpuToPlainNoop(),
+            Targets.INGEST_CPU_TO_PLAIN_NOOP});
+        bars.add(new Object[] {"2 drain ÷ redis-benchmark ZADD", Report.at(r, "drain", "ratio"), Targets.DRAIN_TO_ZADD});
+        bars.add(new Object[] {"3a polls ÷ plain no-op GET", rateRatio(status, RateFigure.PLAIN_NOOP),
+            Targets.POLLS_TO_PLAIN_NOOP});
+        bars.add(new Object[] {"3b polls ÷ seed design", rateRatio(status, RateFigure.SEED), null});
+        bars.add(new Object[] {"3c ingest CPU ÷ no-op app's", status == null ? null : status.ingestCpuToPlainNoop(),
+            Targets.INGEST_CPU_TO_PLAIN_NOOP});
+        bars.add(new Object[] {"4 admission: bare script ÷ tick", Report.at(r, "admission", "ratio"), null});
         bars.add(new Object[] {"5 booking ÷ no-op POST", Report.at(r, "booking", "ratio"), null});
         bars.add(new Object[] {"6 sell-out: ideal ÷ actual", Report.at(r, "e2e", "sellOutRatio"), null});
         bars.add(new Object[] {"6 admitted/s ÷ setting", Report.at(r, "e2e", "admissionAccuracy"), null});
@@ -76,6 +88,9 @@ final class Chart {
         for (Object[] bar : bars) {
             if (bar[1] instanceof Number n) {
                 max = Math.max(max, Math.min(3, n.doubleValue() * 1.1));
+            }
+            if (bar[2] instanceof Target target) {
+                max = Math.max(max, Math.min(3, target.bound() * 1.1));
             }
         }
         int labelWidth = 230;
@@ -91,7 +106,7 @@ final class Chart {
             if (bar[1] instanceof Number n) {
                 double value = n.doubleValue();
                 int len = (int) (Math.min(value, max) / max * plotW);
-                boolean fails = bar[2] instanceof Double t && value < t;
+                boolean fails = bar[2] instanceof Target t && Boolean.FALSE.equals(t.holds(value));
                 g.setColor(fails ? new Color(0xe6a0a0) : new Color(0x7fb3d5));
                 g.fillRect(plotX, rowY + 6, len, rowH - 12);
                 g.setColor(Color.BLACK);
@@ -101,8 +116,8 @@ final class Chart {
                 g.setColor(Color.GRAY);
                 g.drawString("not measured", plotX + 5, rowY + rowH / 2 + 5);
             }
-            if (bar[2] instanceof Double target) {
-                int tx = plotX + (int) (target / max * plotW);
+            if (bar[2] instanceof Target target) {
+                int tx = plotX + (int) (Math.min(target.bound(), max) / max * plotW);
                 g.setColor(Color.RED);
                 g.setStroke(new BasicStroke(3));
                 g.drawLine(tx, rowY + 2, tx, rowY + rowH - 2);
@@ -125,14 +140,22 @@ final class Chart {
     static List<Object[]> cpuPhases(Map<String, Object> r) {
         List<Object[]> phases = new ArrayList<>();
         add(phases, "drain: produce → all in line", Report.at(r, "drain", "cpu", "cores"));
-        add(phases, "no-op GET", Report.at(r, "status", "yardstick", "cores"));
-        add(phases, "status GET", Report.at(r, "status", "target", "cores"));
-        add(phases, "no-op POST", Report.at(r, "ingest", "yardstick", "cores"));
-        add(phases, "enter POST", Report.at(r, "ingest", "target", "cores"));
+        for (String scenario : List.of("status", "ingest")) {
+            RateFigure figure = RateFigure.of(r.get(scenario));
+            if (figure != null) {
+                for (String key : figure.measured()) {
+                    add(phases, figure.label(key), Report.at(figure.endpoint(key), "cores"));
+                }
+            }
+        }
         add(phases, "no-op POST, Java client", Report.at(r, "booking", "yardstick", "cpu", "cores"));
         add(phases, "booking POST, Java client", Report.at(r, "booking", "cpu", "cores"));
         add(phases, "end to end sale", Report.at(r, "e2e", "cpu", "cores"));
         return phases;
+    }
+
+    private static Double rateRatio(RateFigure figure, String yardstick) {
+        return figure == null ? null : figure.rateRatio(RateFigure.QUEUEGATE, yardstick);
     }
 
     private static void add(List<Object[]> phases, String label, Object cores) {
@@ -178,11 +201,16 @@ final class Chart {
         int lx = x;
         int ly = axisY + 40;
         for (Map.Entry<String, Color> process : PROCESS_COLORS.entrySet()) {
+            int width = 16 + g.getFontMetrics().stringWidth(process.getKey()) + 10;
+            if (lx + width > x + w) {
+                lx = x;
+                ly += 18;
+            }
             g.setColor(process.getValue());
             g.fillRect(lx, ly - 11, 12, 12);
             g.setColor(Color.BLACK);
             g.drawString(process.getKey(), lx + 16, ly);
-            lx += 16 + g.getFontMetrics().stringWidth(process.getKey()) + 10;
+            lx += width;
         }
     }
 

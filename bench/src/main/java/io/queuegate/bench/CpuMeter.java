@@ -23,10 +23,20 @@ final class CpuMeter {
     private final Map<String, Long> pids;
 
     CpuMeter(Map<String, Long> pids) {
-        this.pids = pids;
+        this.pids = new LinkedHashMap<>(pids);
     }
 
-    Snapshot snap() {
+    /** Counts a process that starts during the run (a yardstick app) from the next snapshot on. */
+    synchronized void watch(String name, long pid) {
+        this.pids.put(name, pid);
+    }
+
+    /** Stops counting a process before it ends; a phase must not span the change. */
+    synchronized void unwatch(String name) {
+        this.pids.remove(name);
+    }
+
+    synchronized Snapshot snap() {
         Map<String, Long> ticks = new LinkedHashMap<>();
         Map<String, Long> switches = new LinkedHashMap<>();
         this.pids.forEach((name, pid) -> {

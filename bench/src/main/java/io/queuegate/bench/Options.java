@@ -11,13 +11,18 @@ import java.util.Set;
 /**
  * What one benchmark run does, from {@code --name=value} arguments with {@code BENCH_NAME} environment fallbacks.
  * {@code --quick} scales everything down to a smoke run of about two minutes; the full defaults take about ten.
+ * {@code --only=yardsticks} runs no scenario of the stack: it checks the yardstick apps alone.
  */
 record Options(boolean quick, Set<String> scenarios, String driver, Duration warmup, Duration duration, int rounds,
         int connections, int wrkThreads, int drainEvents, int admissionBatch, int admissionRepeats, int bookingStock,
         int e2eUsers, Duration e2eWindow, int e2eAdmitPerSecond, int e2eStock, int e2eMaxActive, Duration e2eTimeout,
-        String host, Path root, Path resultsDir, Path reportFile, String label, String command, boolean writeReport, String renice, String fromJson) {
+        String host, Path root, Path resultsDir, Path reportFile, String label, String command, boolean writeReport,
+        String renice, String fromJson, String serviceJvmOptions) {
 
     static final List<String> ALL = List.of("admission", "drain", "status", "ingest", "booking", "e2e");
+
+    /** The {@code --only} value that starts the yardstick apps without the stack and drives each briefly. */
+    static final String YARDSTICKS = "yardsticks";
 
     static Options parse(String[] args, Path root) {
         Map<String, String> given = new LinkedHashMap<>();
@@ -34,20 +39,24 @@ record Options(boolean quick, Set<String> scenarios, String driver, Duration war
         for (String name : in.string("only", String.join(",", ALL)).split(",")) {
             String trimmed = name.trim();
             if (!trimmed.isEmpty()) {
-                if (!ALL.contains(trimmed)) {
-                    throw new IllegalArgumentException("unknown scenario " + trimmed + "; known: " + ALL);
+                if (!ALL.contains(trimmed) && !trimmed.equals(YARDSTICKS)) {
+                    throw new IllegalArgumentException("unknown scenario " + trimmed + "; known: " + ALL + " or "
+                            + YARDSTICKS + " alone");
                 }
                 scenarios.add(trimmed);
             }
         }
-        String label = in.string("label", quick ? "quick" : "full");
+        if (scenarios.contains(YARDSTICKS) && scenarios.size() > 1) {
+            throw new IllegalArgumentException("--only=" + YARDSTICKS + " runs alone: it needs no stack");
+        }
+        String label = in.string("label", quick ? "quick" : scenarios.contains(YARDSTICKS) ? YARDSTICKS : "full");
         Path results = root.resolve("bench/results");
         boolean defaultReport = !quick && scenarios.size() == ALL.size() && label.equals("full");
         return new Options(quick, scenarios, in.string("driver", "auto"),
                 Duration.ofSeconds(in.integer("warmup", quick ? 2 : 20)),
                 Duration.ofSeconds(in.integer("duration", quick ? 4 : 15)),
                 in.integer("rounds", quick ? 1 : 2),
-                in.integer("connections", 128),
+                in.integer("connections", 64),
                 in.integer("wrk-threads", 2),
                 in.integer("drain-events", quick ? 100_000 : 1_000_000),
                 in.integer("admission-batch", 10_000),
@@ -63,11 +72,19 @@ record Options(boolean quick, Set<String> scenarios, String driver, Duration war
                 Path.of(in.string("report", root.resolve("docs/BENCHMARKS.md").toString())),
                 label, in.string("command", "./bench.sh" + (quick ? " --quick" : "")),
                 in.bool("write-report", defaultReport || given.containsKey("from-json")), in.string("renice", ""),
-                in.string("from-json", ""));
+                in.string("from-json", ""),
+                // bench.sh passes the options run.sh starts the services with (scripts/lib.sh); the yardstick apps
+                // take them when no service runs to copy them from
+                in.string("service-jvm-options", ""));
     }
 
     boolean runs(String scenario) {
         return this.scenarios.contains(scenario);
+    }
+
+    /** Whether this run only checks the yardstick apps, without the stack. */
+    boolean onlyYardsticks() {
+        return this.scenarios.contains(YARDSTICKS);
     }
 
     /** Where this run's JSON and PNG go: committed for a full run, scratch for anything else. */

@@ -54,6 +54,13 @@ final class Report {
                 at(r, "machine", "redis"), at(r, "machine", "kafka")));
         md.append(String.format("| Load | rate figures: %s; booking and end to end: the bench module's Java client on virtual threads |%n",
                 r.get("rateDriver")));
+        RateFigure anyRate = RateFigure.of(r.get("status")) != null ? RateFigure.of(r.get("status"))
+                : RateFigure.of(r.get("ingest"));
+        if (anyRate != null && anyRate.endpoint(RateFigure.PLAIN_NOOP) != null) {
+            md.append("| Yardstick apps | plain no-op (:" + Yardsticks.App.PLAIN_NOOP.port + ") and seed design (:"
+                    + Yardsticks.App.SEED_DESIGN.port + "), started by the run for the rate figures with ingest's JVM "
+                    + "options (module `yardsticks/`) |\n");
+        }
         md.append(String.format("| Code | commit %s, %s tracked files modified |%n", at(r, "git", "commit"),
                 at(r, "git", "modifiedFiles")));
         md.append(String.format("| Load average at start | %s |%n", at(r, "machine", "loadAverageAtStart")));
@@ -95,14 +102,14 @@ final class Report {
     }
 
     private static void figures(StringBuilder md, Map<String, Object> r) {
-        Map<?, ?> ingest = map(r.get("ingest"));
-        if (ingest != null && ingest.get("error") == null) {
-            md.append(row("1", "Ingest: accepted enters/s, each 202 acknowledged by Kafka (acks=all)",
-                    rate(at(ingest, "target")), "no-op POST " + rate(at(ingest, "yardstick")), ingest.get("ratio"),
-                    "≥ 0.8", 0.8));
+        RateFigure ingest = RateFigure.of(r.get("ingest"));
+        if (ingest != null) {
+            rateRows(md, "1", "Ingest: durable enters/s, each 202 acknowledged by Kafka (acks=all)", ingest, "POST",
+                    "enter", Targets.ENTERS_TO_PLAIN_NOOP, Targets.ENTERS_TO_SEED,
+                    "one synchronous `ZADD` per enter, nothing durable but Redis");
         }
         else {
-            md.append(failed("1", "Ingest", ingest));
+            md.append(failed("1", "Ingest", map(r.get("ingest"))));
         }
         Map<?, ?> drain = map(r.get("drain"));
         if (drain != null && drain.get("error") == null) {
@@ -110,26 +117,31 @@ final class Report {
                     String.format("%s s → %,d events/s (produced in %s s)", drain.get("secondsUntilAllWaiting"),
                             num(drain.get("eventsPerSecond")), drain.get("produceSeconds")),
                     String.format("`redis-benchmark` ZADD -P 64 -c 50: %,d ops/s", num(drain.get("yardstickOpsPerSecond"))),
-                    drain.get("ratio"), "≥ 0.5", 0.5));
+                    drain.get("ratio"), Targets.DRAIN_TO_ZADD, drain.get("ratio")));
         }
         else {
             md.append(failed("2", "Burst drain", drain));
         }
-        Map<?, ?> status = map(r.get("status"));
-        if (status != null && status.get("error") == null) {
-            md.append(row("3", String.format("Status: polls/s on a %,d-long line; Redis scripts per poll: %s",
-                    num(status.get("lineLength")), status.get("redisScriptCallsPerPoll")), rate(at(status, "target")),
-                    "no-op GET " + rate(at(status, "yardstick")), status.get("ratio"), "≥ 0.8", 0.8));
+        Map<?, ?> statusResult = map(r.get("status"));
+        RateFigure status = RateFigure.of(statusResult);
+        if (status != null) {
+            Object calls = at(status.endpoint(RateFigure.QUEUEGATE), "redisCallsPerRequest");
+            Object seedCalls = at(status.endpoint(RateFigure.SEED), "redisCallsPerRequest");
+            rateRows(md, "3", String.format("Status: polls/s on a %,d-long line; Redis calls per poll: %s%s",
+                    num(statusResult.get("lineLength")), calls != null ? calls : statusResult.get("redisScriptCallsPerPoll"),
+                    seedCalls == null ? "" : " (seed design: " + seedCalls + ")"), status, "GET", "poll",
+                    Targets.POLLS_TO_PLAIN_NOOP, null, "`ZSCORE` in entry, then `ZRANK` in waiting, per poll");
         }
         else {
-            md.append(failed("3", "Status", status));
+            md.append(failed("3", "Status", statusResult));
         }
         Map<?, ?> admission = map(r.get("admission"));
         if (admission != null && admission.get("error") == null) {
             md.append(row("4", String.format("Admission: one tick promoting %,d tokens", num(admission.get("batch"))),
                     String.format("%s ms → %,d tokens/s", ms(admission.get("tickMs")), num(admission.get("tokensPerSecond"))),
                     String.format("bare ZPOPMIN + ZADD script: %s ms", ms(admission.get("bareMs"))), admission.get("ratio"),
-                    "—", null));
+                    num(admission.get("batch")) == Targets.ADMISSION_BATCH ? Targets.ADMISSION_TICK_MS : null,
+                    admission.get("tickMs")));
         }
         else {
             md.append(failed("4", "Admission", admission));
@@ -140,7 +152,7 @@ final class Report {
                     num(booking.get("attempts")), num(booking.get("stock")), booking.get("exactlyStockSold")),
                     String.format("%,d bookings/s, p50 %s ms, p99 %s ms", num(booking.get("bookingsPerSecond")),
                             ms(at(booking, "latency", "p50Ms")), ms(at(booking, "latency", "p99Ms"))),
-                    "no-op POST, same Java client " + rate(at(booking, "yardstick")), booking.get("ratio"), "—", null));
+                    "no-op POST, same Java client " + rate(at(booking, "yardstick")), booking.get("ratio"), null, null));
         }
         else {
             md.append(failed("5", "Booking", booking));
@@ -156,21 +168,22 @@ final class Report {
                                     + "%,d users entered", num(e2e.get("booked")), num(e2e.get("stock")),
                                     num(e2e.get("entered")), num(e2e.get("users"))),
                     String.format("stock ÷ admitPerSecond = %s s", e2e.get("idealSellOutSeconds")),
-                    soldOut ? e2e.get("sellOutRatio") : null, "—", null));
+                    soldOut ? e2e.get("sellOutRatio") : null, null, null));
             md.append(row("6b", "End to end: admitted per second, after the first second",
                     String.format("%,d/s", num(e2e.get("admittedPerSecond"))),
                     String.format("setting %,d/s", num(e2e.get("admitPerSecondSetting"))), e2e.get("admissionAccuracy"),
-                    "—", null));
+                    null, null));
             md.append(row("6c", "End to end: enter request → in the line (probe, 1 user in 100, 10 ms resolution)",
                     String.format("p50 %s ms, p99 %s ms (from the 202: p50 %s ms, p99 %s ms)",
                             ms(at(e2e, "enterToWaitingPipeline", "p50Ms")), ms(at(e2e, "enterToWaitingPipeline", "p99Ms")),
                             ms(at(e2e, "acceptedToWaiting", "p50Ms")), ms(at(e2e, "acceptedToWaiting", "p99Ms"))),
                     String.format("first poll seeing WAITING: p50 %s ms, p99 %s ms", ms(at(e2e, "enterToWaitingObservedByPoll", "p50Ms")),
-                            ms(at(e2e, "enterToWaitingObservedByPoll", "p99Ms"))), "—", "—", null));
+                            ms(at(e2e, "enterToWaitingObservedByPoll", "p99Ms"))), null, null, null));
             md.append(row("6d", "End to end: poll load",
                     String.format("%,d polls, %s per user, %,d/s average, %,d/s peak", num(e2e.get("polls")),
                             e2e.get("pollsPerUser"), num(e2e.get("pollsPerSecondAverage")), num(e2e.get("pollsPerSecondPeak"))),
-                    String.format("%,d enters over %s s", num(e2e.get("entered")), e2e.get("enterSeconds")), "—", "—", null));
+                    String.format("%,d enters over %s s", num(e2e.get("entered")), e2e.get("enterSeconds")), null, null,
+                    null));
         }
         else {
             md.append(failed("6", "End to end", e2e));
@@ -180,18 +193,62 @@ final class Report {
             md.append(row("7", String.format("Memory: Redis bytes per waiting user at %,d waiting", num(memory.get("waiting"))),
                     String.format("%s B (all the product's keys)", memory.get("bytesPerWaitingUser")),
                     String.format("bare ZSet of the same tokens: %s B/member", memory.get("bareZsetBytesPerMember")),
-                    memory.get("ratio") + " ×", "—", null));
+                    memory.get("ratio") + " ×", Targets.BYTES_PER_WAITING_USER, memory.get("bytesPerWaitingUser")));
         }
     }
 
-    private static String row(String number, String figure, String measured, String yardstick, Object ratio,
-            String target, Double threshold) {
-        String holds = "—";
-        if (threshold != null && ratio instanceof Number value) {
-            holds = value.doubleValue() >= threshold ? "**yes**" : "**no**";
-        }
+    /**
+     * A rate figure's rows: Queuegate against the plain no-op (a), against the seed design (b), the ingest JVM's CPU
+     * per request against the plain no-op app's (c), and the two other yardsticks against the plain no-op (d, e), so
+     * that a reader sees what the seed's design and Queuegate's filters cost on their own.
+     */
+    private static void rateRows(StringBuilder md, String number, String figure, RateFigure f, String method,
+            String request, Target toPlainNoop, Target toSeed, String seedDesign) {
+        Map<?, ?> queuegate = f.endpoint(RateFigure.QUEUEGATE);
+        Map<?, ?> plain = f.endpoint(RateFigure.PLAIN_NOOP);
+        Map<?, ?> seed = f.endpoint(RateFigure.SEED);
+        Object plainRatio = f.rateRatio(RateFigure.QUEUEGATE, RateFigure.PLAIN_NOOP);
+        md.append(row(number + "a", figure, rate(queuegate), "plain no-op " + method + " " + rate(plain), plainRatio,
+                toPlainNoop, plainRatio));
+        Object seedRatio = f.rateRatio(RateFigure.QUEUEGATE, RateFigure.SEED);
+        md.append(row(number + "b", String.format("%s ÷ the seed design (%s)", capitalized(request) + "s/s", seedDesign),
+                perSecond(queuegate), "seed design " + rate(seed), seedRatio, toSeed, seedRatio));
+        Object cpuRatio = f.ingestCpuToPlainNoop();
+        Double ingestMicros = f.cpuMicros(RateFigure.QUEUEGATE, "ingest");
+        Double plainMicros = f.cpuMicros(RateFigure.PLAIN_NOOP, Yardsticks.App.PLAIN_NOOP.process);
+        md.append(row(number + "c", "Ingest JVM's CPU per " + request, micros(ingestMicros),
+                "plain no-op app's CPU per " + method + ": " + micros(plainMicros), cpuRatio,
+                Targets.INGEST_CPU_TO_PLAIN_NOOP, cpuRatio));
+        md.append(row(number + "d", "Seed design ÷ plain no-op: what its Redis calls cost", perSecond(seed),
+                "plain no-op " + method + " " + perSecond(plain), f.rateRatio(RateFigure.SEED, RateFigure.PLAIN_NOOP),
+                null, null));
+        md.append(row(number + "e", "In-app no-op ÷ plain no-op: what Queuegate's filters and JSON cost",
+                perSecond(f.endpoint(RateFigure.IN_APP_NOOP)), "plain no-op " + method + " " + perSecond(plain),
+                f.rateRatio(RateFigure.IN_APP_NOOP, RateFigure.PLAIN_NOOP), null, null));
+    }
+
+    /**
+     * One figure's row. {@code judged} is what the target is checked against: the ratio for a figure measured against
+     * its yardstick, the measured value itself for an absolute bound (bytes, milliseconds).
+     */
+    static String row(String number, String figure, String measured, String yardstick, Object ratio, Target target,
+            Object judged) {
+        Boolean holds = target == null ? null : target.holds(judged);
         return String.format("| %s | %s | %s | %s | %s | %s | %s |%n", number, figure, measured, yardstick,
-                ratio == null ? "—" : ratio, target, holds);
+                ratio == null ? "—" : ratio, target == null ? "—" : target.text(),
+                holds == null ? "—" : holds ? "**yes**" : "**no**");
+    }
+
+    private static String perSecond(Map<?, ?> summary) {
+        return summary == null ? "not measured" : String.format("%,d/s", num(summary.get("perSecond")));
+    }
+
+    private static String micros(Double value) {
+        return value == null ? "not measured" : String.format(Locale.ROOT, "%s µs", value);
+    }
+
+    private static String capitalized(String word) {
+        return Character.toUpperCase(word.charAt(0)) + word.substring(1);
     }
 
     private static String failed(String number, String figure, Map<?, ?> result) {
@@ -202,18 +259,19 @@ final class Report {
     private static String rate(Object summary) {
         Map<?, ?> s = map(summary);
         if (s == null) {
-            return "?";
+            return "not measured";
         }
         return String.format("%,d/s, p50 %s ms, p99 %s ms", num(s.get("perSecond")), ms(s.get("p50Ms")), ms(s.get("p99Ms")));
     }
 
+    /** The processes of the CPU tables, in the chart's order: the stack, the yardstick apps, the generator. */
+    static final List<String> PROCESSES = List.of("ingest", "worker", "booking", "kafka", "redis",
+            Yardsticks.App.PLAIN_NOOP.process, Yardsticks.App.SEED_DESIGN.process, "bench", "other");
+
     private static void cpu(StringBuilder md, Map<String, Object> r) {
-        List<String> names = List.of("ingest", "worker", "booking", "kafka", "redis", "bench", "other", "idle");
-        md.append("| Phase |");
-        names.forEach(n -> md.append(' ').append(n).append(" |"));
-        md.append("\n|---|");
-        names.forEach(n -> md.append("---|"));
-        md.append('\n');
+        List<String> names = new ArrayList<>(PROCESSES);
+        names.add("idle");
+        header(md, "Phase", names);
         for (Object[] phase : Chart.cpuPhases(r)) {
             Map<?, ?> cores = (Map<?, ?>) phase[1];
             md.append("| ").append(phase[0]).append(" |");
@@ -226,25 +284,24 @@ final class Report {
     }
 
     private static void cpuPerRequest(StringBuilder md, Map<String, Object> r) {
-        List<String> names = List.of("ingest", "worker", "booking", "kafka", "redis", "bench", "other");
-        md.append("| Requests |");
-        names.forEach(n -> md.append(' ').append(n).append(" |"));
-        md.append("\n|---|");
-        names.forEach(n -> md.append("---|"));
-        md.append('\n');
-        Object[][] rows = {
-            {"no-op GET", at(r, "status", "yardstick", "cpuMicrosPerRequest")},
-            {"status GET", at(r, "status", "target", "cpuMicrosPerRequest")},
-            {"no-op POST", at(r, "ingest", "yardstick", "cpuMicrosPerRequest")},
-            {"enter POST", at(r, "ingest", "target", "cpuMicrosPerRequest")},
-            {"booking POST", at(r, "booking", "cpuMicrosPerBooking")},
-            {"burst event (per event)", at(r, "drain", "cpuMicrosPerEvent")}};
+        header(md, "Requests", PROCESSES);
+        List<Object[]> rows = new ArrayList<>();
+        for (String scenario : List.of("status", "ingest")) {
+            RateFigure figure = RateFigure.of(r.get(scenario));
+            if (figure != null) {
+                for (String key : figure.measured()) {
+                    rows.add(new Object[] {figure.label(key), at(figure.endpoint(key), "cpuMicrosPerRequest")});
+                }
+            }
+        }
+        rows.add(new Object[] {"booking POST", at(r, "booking", "cpuMicrosPerBooking")});
+        rows.add(new Object[] {"burst event (per event)", at(r, "drain", "cpuMicrosPerEvent")});
         for (Object[] row : rows) {
             if (!(row[1] instanceof Map<?, ?> us)) {
                 continue;
             }
             md.append("| ").append(row[0]).append(" |");
-            for (String n : names) {
+            for (String n : PROCESSES) {
                 Object v = us.get(n);
                 md.append(' ').append(v == null ? "—" : v).append(" |");
             }
@@ -252,23 +309,27 @@ final class Report {
         }
     }
 
+    private static void header(StringBuilder md, String first, List<String> names) {
+        md.append("| ").append(first).append(" |");
+        names.forEach(n -> md.append(' ').append(n).append(" |"));
+        md.append("\n|---|");
+        names.forEach(n -> md.append("---|"));
+        md.append('\n');
+    }
+
     private static void details(StringBuilder md, Map<String, Object> r) {
         for (String name : List.of("ingest", "status")) {
             Map<?, ?> s = map(r.get(name));
-            if (s == null || s.get("error") != null) {
+            RateFigure figure = RateFigure.of(s);
+            if (figure == null) {
                 continue;
             }
             md.append(String.format("**%s**, rounds in the order run (%s):%n%n", name, s.get("driver")));
             md.append("| Endpoint | Round | ok/s | non-2xx | errors | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|---|---|---|\n");
-            List<?> yard = (List<?>) s.get("yardstickRounds");
-            List<?> target = (List<?>) s.get("targetRounds");
-            for (int i = 0; i < yard.size(); i++) {
-                for (Object each : List.of(yard.get(i), target.get(i))) {
-                    Map<?, ?> round = map(each);
-                    md.append(String.format("| %s | %d | %,d | %s | %s | %s | %s | %s |%n", round.get("endpoint"), i + 1,
-                            num(round.get("perSecond")), round.get("non2xx"), round.get("errors"), ms(round.get("p50Ms")),
-                            ms(round.get("p99Ms")), ms(round.get("maxMs"))));
-                }
+            for (Map<?, ?> round : figure.rounds()) {
+                md.append(String.format("| %s | %s | %,d | %s | %s | %s | %s | %s |%n", round.get("endpoint"),
+                        round.get("round"), num(round.get("perSecond")), round.get("non2xx"), round.get("errors"),
+                        ms(round.get("p50Ms")), ms(round.get("p99Ms")), ms(round.get("maxMs"))));
             }
             if (s.get("durability") instanceof Map<?, ?> d) {
                 md.append(String.format("%nDurability: %,d enters answered 202 in this scenario; %,d are in the line after "
@@ -322,11 +383,16 @@ final class Report {
         if (services == null) {
             return;
         }
-        md.append("| Service | JVM options | Environment overrides |\n|---|---|---|\n");
+        md.append("| Service | JVM options | Environment overrides, arguments |\n|---|---|---|\n");
         services.forEach((name, value) -> {
             Map<?, ?> s = map(value);
             List<String> env = new ArrayList<>();
-            map(s.get("environment")).forEach((k, v) -> env.add("`" + k + "=" + v + "`"));
+            if (map(s.get("environment")) != null) {
+                map(s.get("environment")).forEach((k, v) -> env.add("`" + k + "=" + v + "`"));
+            }
+            if (s.get("arguments") instanceof List<?> arguments) {
+                arguments.forEach(argument -> env.add("`" + argument + "`"));
+            }
             md.append(String.format("| %s | `%s` | %s |%n", name, String.join(" ", ((List<?>) s.get("jvmOptions"))
                 .stream().map(String::valueOf).toList()), String.join(" ", env)));
         });

@@ -116,20 +116,44 @@ final class Stack {
 
     private static List<String> jvmOptions(long pid) {
         List<String> options = new ArrayList<>();
-        try {
-            for (String arg : new String(Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline"))).split("\0")) {
-                if (arg.equals("-jar")) {
-                    break;
-                }
-                if (arg.startsWith("-")) {
-                    options.add(arg);
-                }
+        for (String arg : commandLine(pid)) {
+            if (arg.equals("-jar")) {
+                break;
+            }
+            if (arg.startsWith("-")) {
+                options.add(arg);
             }
         }
-        catch (IOException ex) {
-            // nothing to report
-        }
         return options;
+    }
+
+    /**
+     * How a service was started up to its jar: the {@code java} binary it runs (from {@code /proc}, so the same JDK
+     * whatever this JVM's PATH) and every JVM option, for a yardstick app to run on the same terms.
+     */
+    List<String> launcher(String service) {
+        long pid = this.pids.get(shortName(service));
+        List<String> launcher = new ArrayList<>();
+        try {
+            launcher.add(Files.readSymbolicLink(Path.of("/proc/" + pid + "/exe")).toString());
+        }
+        catch (IOException ex) {
+            launcher.add(ProcessHandle.current().info().command().orElse("java"));
+        }
+        List<String> args = commandLine(pid);
+        for (int i = 1; i < args.size() && !args.get(i).equals("-jar"); i++) {
+            launcher.add(args.get(i));
+        }
+        return launcher;
+    }
+
+    private static List<String> commandLine(long pid) {
+        try {
+            return List.of(new String(Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline"))).split("\0"));
+        }
+        catch (IOException ex) {
+            return List.of();
+        }
     }
 
     private static String firstNonBlank(String... values) {
