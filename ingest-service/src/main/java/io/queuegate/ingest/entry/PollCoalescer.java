@@ -116,17 +116,17 @@ class PollCoalescer {
             for (Poll poll : batch) {
                 tokens.add(poll.token);
             }
-            List<EntryState> states;
             try {
-                states = PollCoalescer.this.reader.readAll(this.productId, tokens, ScriptTime.REDIS_TIME);
+                List<EntryState> states = PollCoalescer.this.reader.readAll(this.productId, tokens,
+                        ScriptTime.REDIS_TIME);
+                for (int i = 0; i < batch.size(); i++) {
+                    batch.get(i).complete(states.get(i));
+                }
+                PollCoalescer.this.batchSizes.record(batch.size());
             }
             catch (RuntimeException | Error ex) {
-                batch.forEach((poll) -> poll.fail(ex));
-                return;
-            }
-            PollCoalescer.this.batchSizes.record(batch.size());
-            for (int i = 0; i < batch.size(); i++) {
-                batch.get(i).complete(states.get(i));
+                // every poll of the call is answered, whatever went wrong: a poll left waiting would wait forever
+                batch.stream().filter((poll) -> !poll.done).forEach((poll) -> poll.fail(ex));
             }
         }
     }

@@ -141,19 +141,29 @@ class StatusEndpointTests {
         }
         new WaitingLine(this.redis).append(this.product, tokens);
 
+        // 50 clients, each with its own connection, polling their share of the line three times
+        int clients = 50;
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            List<Future<JsonNode>> answers = new ArrayList<>();
-            for (int round = 0; round < 3; round++) {
-                for (String token : tokens) {
-                    answers.add(threads.submit(() -> poll(token, 200)));
-                }
+            List<Future<List<String>>> clientsSaw = new ArrayList<>();
+            for (int c = 0; c < clients; c++) {
+                int client = c;
+                clientsSaw.add(threads.submit(() -> {
+                    List<String> wrong = new ArrayList<>();
+                    for (int round = 0; round < 3; round++) {
+                        for (int i = client; i < tokens.size(); i += clients) {
+                            JsonNode answer = poll(tokens.get(i), 200);
+                            if (!tokens.get(i).equals(answer.get("token").asString())
+                                    || !"WAITING".equals(answer.get("status").asString())
+                                    || answer.get("position").asLong() != i + 1) {
+                                wrong.add("position " + (i + 1) + " answered " + answer);
+                            }
+                        }
+                    }
+                    return wrong;
+                }));
             }
-            for (int i = 0; i < answers.size(); i++) {
-                JsonNode answer = answers.get(i).get(30, TimeUnit.SECONDS);
-                int index = i % tokens.size();
-                assertThat(answer.get("token").asString()).isEqualTo(tokens.get(index));
-                assertThat(answer.get("status").asString()).isEqualTo("WAITING");
-                assertThat(answer.get("position").asLong()).isEqualTo(index + 1);
+            for (Future<List<String>> saw : clientsSaw) {
+                assertThat(saw.get(60, TimeUnit.SECONDS)).isEmpty();
             }
         }
     }
