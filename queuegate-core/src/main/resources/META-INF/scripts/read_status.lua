@@ -1,31 +1,48 @@
--- Reads where a token stands, in one round trip.
+-- Reads where tokens of one product stand, in one round trip: one poll's token, or the polls that arrived together.
 -- KEYS[1] entry:{p}   KEYS[2] waiting:{p}   KEYS[3] members:{p}   KEYS[4] queue:{p}
--- ARGV[1] token   ARGV[2] now in epoch ms, or 0 to read Redis TIME
--- Returns {status, position, expiresAt, admitPerSecond}.
+-- ARGV[1] now in epoch ms, or 0 to read Redis TIME   ARGV[2..] the tokens
+-- Returns {admitPerSecond, status, position, expiresAt, status, position, expiresAt, ...}: three fields per token,
+-- in the order of ARGV.
 --
 -- A token members:{p} has never seen is PENDING, however long the log's lag: only an applied enter event (or
 -- a leave) records it there, so an accepted token is never called EXPIRED before the line had it.
-local token = ARGV[1]
+-- One script reads every token at one instant, so no answer of a batch is older than the batch's call.
 local rate = tonumber(redis.call('HGET', KEYS[4], 'admitPerSecond') or '0')
 
-local expiresAt = redis.call('ZSCORE', KEYS[1], token)
-if expiresAt then
-  local now = tonumber(ARGV[2])
+local now = tonumber(ARGV[1])
+local function clock()
   if now == 0 then
     local t = redis.call('TIME')
     now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
   end
-  if tonumber(expiresAt) > now then
-    return {'AVAILABLE', 0, expiresAt, rate}
-  end
-  return {'EXPIRED', 0, 0, rate}
+  return now
 end
 
-local rank = redis.call('ZRANK', KEYS[2], token)
-if rank then
-  return {'WAITING', rank + 1, 0, rate}
+-- The one place that decides a token's status: status, position, expiresAt.
+local function status_of(token)
+  local expiresAt = redis.call('ZSCORE', KEYS[1], token)
+  if expiresAt then
+    if tonumber(expiresAt) > clock() then
+      return 'AVAILABLE', 0, expiresAt
+    end
+    return 'EXPIRED', 0, 0
+  end
+
+  local rank = redis.call('ZRANK', KEYS[2], token)
+  if rank then
+    return 'WAITING', rank + 1, 0
+  end
+  if redis.call('HEXISTS', KEYS[3], token) == 1 then
+    return 'EXPIRED', 0, 0
+  end
+  return 'PENDING', 0, 0
 end
-if redis.call('HEXISTS', KEYS[3], token) == 1 then
-  return {'EXPIRED', 0, 0, rate}
+
+local reply = {rate}
+for i = 2, #ARGV do
+  local status, position, expiresAt = status_of(ARGV[i])
+  reply[#reply + 1] = status
+  reply[#reply + 1] = position
+  reply[#reply + 1] = expiresAt
 end
-return {'PENDING', 0, 0, rate}
+return reply

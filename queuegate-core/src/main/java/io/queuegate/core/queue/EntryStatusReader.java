@@ -1,5 +1,6 @@
 package io.queuegate.core.queue;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import io.queuegate.core.token.EntryToken;
@@ -8,8 +9,11 @@ import io.micrometer.core.instrument.Metrics;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 
-/** Reads a token's status in one Redis round trip; see {@code read_status.lua}. */
+/** Reads tokens' statuses in one Redis round trip; see {@code read_status.lua}. */
 public class EntryStatusReader {
+
+    /** Fields the script answers per token, after the product's admission rate. */
+    private static final int FIELDS = 3;
 
     private final StringRedisTemplate redis;
 
@@ -26,14 +30,33 @@ public class EntryStatusReader {
 
     /** @param nowMillis epoch milliseconds, or {@link ScriptTime#REDIS_TIME} */
     public EntryState read(EntryToken token, long nowMillis) {
-        QueueKeys keys = QueueKeys.of(token.productId());
-        List<?> reply = this.timer.time("read_status", () -> this.redis.execute(QueueScripts.READ_STATUS,
-                List.of(keys.entry(), keys.waiting(), keys.members(), keys.settings()),
-                token.value(), Long.toString(nowMillis)));
-        if (reply == null || reply.size() < 4) {
-            throw new IllegalStateException("read_status.lua answered " + reply);
+        return readAll(token.productId(), List.of(token.value()), nowMillis).getFirst();
+    }
+
+    /**
+     * Reads many tokens of one product at one instant.
+     *
+     * @param nowMillis epoch milliseconds, or {@link ScriptTime#REDIS_TIME}
+     * @return one state per token, in the order of {@code tokens}
+     */
+    public List<EntryState> readAll(long productId, List<String> tokens, long nowMillis) {
+        QueueKeys keys = QueueKeys.of(productId);
+        Object[] args = new Object[tokens.size() + 1];
+        args[0] = Long.toString(nowMillis);
+        for (int i = 0; i < tokens.size(); i++) {
+            args[i + 1] = tokens.get(i);
         }
-        return new EntryState(EntryStatus.valueOf(reply.get(0).toString()), Admission.number(reply.get(1)),
-                Admission.number(reply.get(2)), (int) Admission.number(reply.get(3)));
+        List<?> reply = this.timer.time("read_status", () -> this.redis.execute(QueueScripts.READ_STATUS,
+                List.of(keys.entry(), keys.waiting(), keys.members(), keys.settings()), args));
+        if (reply == null || reply.size() != 1 + FIELDS * tokens.size()) {
+            throw new IllegalStateException("read_status.lua answered " + reply + " for " + tokens.size() + " tokens");
+        }
+        int rate = (int) Admission.number(reply.getFirst());
+        List<EntryState> states = new ArrayList<>(tokens.size());
+        for (int i = 1; i < reply.size(); i += FIELDS) {
+            states.add(new EntryState(EntryStatus.valueOf(reply.get(i).toString()), Admission.number(reply.get(i + 1)),
+                    Admission.number(reply.get(i + 2)), rate));
+        }
+        return states;
     }
 }

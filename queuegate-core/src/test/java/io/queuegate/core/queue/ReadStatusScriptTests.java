@@ -124,15 +124,55 @@ class ReadStatusScriptTests extends RedisScriptTestSupport {
     }
 
     @Test
-    void scriptCalledDirectlyAnswersStatusPositionExpiryAndRate() {
+    void scriptCalledDirectlyAnswersTheRateThenStatusPositionAndExpiryPerToken() {
         configure(2, 25, 60, true);
         this.line.append(this.product, List.of("a", "b"));
 
         @SuppressWarnings("unchecked")
         List<Object> reply = redis.execute(QueueScripts.READ_STATUS,
-                List.of(this.keys.entry(), this.keys.waiting(), this.keys.members(), this.keys.settings()), "b",
-                Long.toString(NOW));
+                List.of(this.keys.entry(), this.keys.waiting(), this.keys.members(), this.keys.settings()),
+                Long.toString(NOW), "b", "never-seen");
 
-        assertThat(reply).containsExactly("WAITING", 2L, 0L, 25L);
+        assertThat(reply).containsExactly(25L, "WAITING", 2L, 0L, "PENDING", 0L, 0L);
+    }
+
+    @Test
+    void manyTokensReadTogetherAnswerWhatEachReadAloneAnswers() {
+        configure(2, 25, 60, true);
+        List<String> all = tokens("t", 6);
+        this.line.append(this.product, all);
+        this.admission.admit(this.product, NOW, 100);
+        this.remover.remove(token(all.get(1)));
+        this.remover.remove(token(all.get(3)));
+        // t-1 AVAILABLE, t-2 left its entry, t-3 WAITING 1, t-4 left the line, t-5 WAITING 2, t-6 WAITING 3
+        List<String> asked = List.of(all.get(5), "never-seen", all.get(0), all.get(1), all.get(2), all.get(3),
+                all.get(4), all.get(2));
+
+        List<EntryState> together = this.statusReader.readAll(this.product, asked, NOW);
+
+        assertThat(together).containsExactly(new EntryState(EntryStatus.WAITING, 3, 0, 25),
+                new EntryState(EntryStatus.PENDING, 0, 0, 25),
+                new EntryState(EntryStatus.AVAILABLE, 0, NOW + 60_000, 25),
+                new EntryState(EntryStatus.EXPIRED, 0, 0, 25), new EntryState(EntryStatus.WAITING, 1, 0, 25),
+                new EntryState(EntryStatus.EXPIRED, 0, 0, 25), new EntryState(EntryStatus.WAITING, 2, 0, 25),
+                new EntryState(EntryStatus.WAITING, 1, 0, 25));
+        for (int i = 0; i < asked.size(); i++) {
+            assertThat(status(asked.get(i), NOW)).as(asked.get(i)).isEqualTo(together.get(i));
+        }
+    }
+
+    @Test
+    void oneClockDecidesExpiryForEveryTokenOfACall() {
+        configure(2, 25, 60, true);
+        this.line.append(this.product, List.of("c"));
+        redis.opsForZSet().add(this.keys.entry(), "a", NOW + 60_000);
+        redis.opsForZSet().add(this.keys.entry(), "b", NOW + 90_000);
+        redis.opsForHash().put(this.keys.members(), "a", "1");
+        redis.opsForHash().put(this.keys.members(), "b", "2");
+
+        assertThat(this.statusReader.readAll(this.product, List.of("a", "b", "c"), NOW + 60_000)).containsExactly(
+                new EntryState(EntryStatus.EXPIRED, 0, 0, 25),
+                new EntryState(EntryStatus.AVAILABLE, 0, NOW + 90_000, 25),
+                new EntryState(EntryStatus.WAITING, 1, 0, 25));
     }
 }

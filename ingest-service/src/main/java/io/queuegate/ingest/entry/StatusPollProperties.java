@@ -1,0 +1,26 @@
+package io.queuegate.ingest.entry;
+
+import java.time.Duration;
+
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * How status polls of one product share Redis calls ({@link PollCoalescer}).
+ *
+ * @param maxBatch the most polls one {@code read_status} call answers; each token costs Redis three O(log n) reads
+ *        inside the script, so this bounds how long one call holds Redis
+ * @param maxQueued polls of one product waiting for the next call; beyond it a poll is answered 503 at once
+ * @param retryAfter what such a 503 tells the client to wait
+ */
+@Validated
+@ConfigurationProperties("queuegate.ingest.status")
+record StatusPollProperties(
+        @DefaultValue("128") @Min(1) int maxBatch,
+        @DefaultValue("4096") @Min(1) int maxQueued,
+        @DefaultValue("1s") @NotNull Duration retryAfter) {
+}

@@ -1,0 +1,229 @@
+package io.queuegate.ingest.entry;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import io.queuegate.core.queue.Admission;
+import io.queuegate.core.queue.EntryRemover;
+import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.core.queue.WaitingLine;
+import io.queuegate.core.token.EntryToken;
+import io.queuegate.core.token.TokenCodec;
+import io.queuegate.ingest.IngestApplication;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.kafka.test.context.EmbeddedKafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What a status poll answers over HTTP, alone and with many polls at once, and when Redis is down. Runs against the
+ * real, shared Redis with a random product; the embedded broker is only there because the service needs one.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
+        "spring.config.name=" + IngestApplication.CONFIG_NAME,
+        "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}",
+        "queuegate.token.secret=" + EnterPublishingTests.TOKEN_SECRET,
+        "queuegate.admin.token=ingest-test-admin-token" })
+@EmbeddedKafka(partitions = 12, topics = EnterPublishingTests.TOPIC)
+class StatusEndpointTests {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private static final TokenCodec CODEC = new TokenCodec(EnterPublishingTests.TOKEN_SECRET);
+
+    @LocalServerPort
+    int port;
+
+    @Value("${spring.embedded.kafka.brokers}")
+    String brokers;
+
+    @Autowired
+    StringRedisTemplate redis;
+
+    private long product;
+
+    private QueueKeys keys;
+
+    @BeforeEach
+    void openQueue() {
+        do {
+            this.product = ThreadLocalRandom.current().nextLong(1_000_000_000L, 9_000_000_000L);
+            this.keys = QueueKeys.of(this.product);
+        }
+        while (this.redis.countExistingKeys(this.keys.all()) > 0);
+        // the settings alone, not registered: no admission worker anywhere moves this line
+        this.redis.opsForHash().putAll(this.keys.settings(), Map.of("maxActive", "1", "admitPerSecond", "4",
+                "entryTtlSeconds", "60", "open", "true"));
+    }
+
+    @AfterEach
+    void deleteQueue() {
+        this.redis.delete(this.keys.all());
+    }
+
+    @Test
+    void aPollAnswersPendingWaitingAvailableAndExpiredWithTheirFields() {
+        List<String> tokens = new ArrayList<>();
+        for (String user : List.of("ann", "bob", "cy", "dee")) {
+            tokens.add(CODEC.issue(this.product, user).value());
+        }
+        String pending = CODEC.issue(this.product, "eve").value();
+        new WaitingLine(this.redis).append(this.product, tokens);
+        long admittedAt = System.currentTimeMillis();
+        new Admission(this.redis).admit(this.product, admittedAt, 10);
+        new EntryRemover(this.redis).remove(entry(tokens.get(1)));
+
+        JsonNode available = poll(tokens.get(0), 200);
+        assertThat(available.get("status").asString()).isEqualTo("AVAILABLE");
+        assertThat(available.get("expiresAt").asLong()).isEqualTo(admittedAt + 60_000);
+        assertThat(available.get("position").isNull()).isTrue();
+        assertThat(available.get("pollAfterMs").asLong()).isBetween(1_000L, 30_000L);
+
+        JsonNode expired = poll(tokens.get(1), 200);
+        assertThat(expired.get("status").asString()).isEqualTo("EXPIRED");
+        assertThat(expired.get("pollAfterMs").isNull()).isTrue();
+
+        JsonNode waiting = poll(tokens.get(3), 200);
+        assertThat(waiting.get("token").asString()).isEqualTo(tokens.get(3));
+        assertThat(waiting.get("productId").asLong()).isEqualTo(this.product);
+        assertThat(waiting.get("status").asString()).isEqualTo("WAITING");
+        assertThat(waiting.get("position").asLong()).isEqualTo(2);
+        assertThat(waiting.get("etaSeconds").asLong()).isEqualTo(1);
+        assertThat(waiting.get("expiresAt").isNull()).isTrue();
+
+        JsonNode unseen = poll(pending, 200);
+        assertThat(unseen.get("status").asString()).isEqualTo("PENDING");
+        assertThat(unseen.get("position").isNull()).isTrue();
+        assertThat(unseen.get("pollAfterMs").asLong()).isEqualTo(PollPolicy.PENDING_POLL_MS);
+    }
+
+    @Test
+    void aTokenOfAnotherProductOrNoTokenAtAllIsRefusedBeforeRedis() {
+        String foreign = CODEC.issue(this.product + 1, "ann").value();
+        for (String token : List.of(foreign, "not-a-token")) {
+            HttpResponse<String> response = get("/api/v1/queues/" + this.product + "/entries/" + token);
+            assertThat(response.statusCode()).isEqualTo(400);
+            assertThat(JsonMapper.shared().readTree(response.body()).get("code").asString()).isEqualTo("invalid_token");
+        }
+    }
+
+    @Test
+    void manyPollsAtOnceEachGetTheirOwnExactPosition() throws Exception {
+        List<String> tokens = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            tokens.add(CODEC.issue(this.product, "user-" + i).value());
+        }
+        new WaitingLine(this.redis).append(this.product, tokens);
+
+        // 50 clients, each with its own connection, polling their share of the line three times
+        int clients = 50;
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<List<String>>> clientsSaw = new ArrayList<>();
+            for (int c = 0; c < clients; c++) {
+                int client = c;
+                clientsSaw.add(threads.submit(() -> {
+                    List<String> wrong = new ArrayList<>();
+                    for (int round = 0; round < 3; round++) {
+                        for (int i = client; i < tokens.size(); i += clients) {
+                            JsonNode answer = poll(tokens.get(i), 200);
+                            if (!tokens.get(i).equals(answer.get("token").asString())
+                                    || !"WAITING".equals(answer.get("status").asString())
+                                    || answer.get("position").asLong() != i + 1) {
+                                wrong.add("position " + (i + 1) + " answered " + answer);
+                            }
+                        }
+                    }
+                    return wrong;
+                }));
+            }
+            for (Future<List<String>> saw : clientsSaw) {
+                assertThat(saw.get(60, TimeUnit.SECONDS)).isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void aPollWhileRedisIsDownAnswers503ProblemWithRetryAfter() {
+        ConfigurableApplicationContext noRedis = new SpringApplicationBuilder(IngestApplication.class).run(
+                "--spring.config.name=" + IngestApplication.CONFIG_NAME,
+                "--server.port=0",
+                "--spring.main.banner-mode=off",
+                "--spring.data.redis.port=1",
+                "--spring.kafka.bootstrap-servers=" + this.brokers,
+                "--spring.kafka.admin.auto-create=false",
+                "--queuegate.token.secret=" + EnterPublishingTests.TOKEN_SECRET);
+        try {
+            int port = ((WebServerApplicationContext) noRedis).getWebServer().getPort();
+            String token = CODEC.issue(this.product, "ann").value();
+            for (int attempt = 0; attempt < 2; attempt++) {
+                HttpResponse<String> response = send(port, "/api/v1/queues/" + this.product + "/entries/" + token);
+
+                assertThat(response.statusCode()).isEqualTo(503);
+                assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+                assertThat(response.headers().firstValue("Retry-After")).hasValueSatisfying(
+                        (value) -> assertThat(Long.parseLong(value)).isPositive());
+                assertThat(JsonMapper.shared().readTree(response.body()).get("code").asString())
+                    .isEqualTo("unavailable");
+            }
+        }
+        finally {
+            noRedis.close();
+        }
+    }
+
+    private EntryToken entry(String token) {
+        return CODEC.verify(token).orElseThrow();
+    }
+
+    private JsonNode poll(String token, int expectedStatus) {
+        HttpResponse<String> response = get("/api/v1/queues/" + this.product + "/entries/" + token);
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(expectedStatus);
+        return JsonMapper.shared().readTree(response.body());
+    }
+
+    private HttpResponse<String> get(String path) {
+        return send(this.port, path);
+    }
+
+    private static HttpResponse<String> send(int port, String path) {
+        try {
+            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(20))
+                .GET()
+                .build(), HttpResponse.BodyHandlers.ofString());
+        }
+        catch (IOException ex) {
+            throw new IllegalStateException(ex);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(ex);
+        }
+    }
+}
