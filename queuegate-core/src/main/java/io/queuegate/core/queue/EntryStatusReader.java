@@ -28,8 +28,8 @@ public class EntryStatusReader {
     public EntryState read(EntryToken token, long nowMillis) {
         QueueKeys keys = QueueKeys.of(token.productId());
         List<?> reply = this.timer.time("read_status", () -> this.redis.execute(QueueScripts.READ_STATUS,
-                List.of(keys.entry(), keys.waiting(), keys.members(), keys.settings()),
-                token.value(), Long.toString(nowMillis)));
+                List.of(keys.entry(), keys.waiting(), keys.gone(), keys.settings()),
+                token.userId(), Long.toString(nowMillis)));
         if (reply == null || reply.size() < 4) {
             throw new IllegalStateException("read_status.lua answered " + reply);
         }
