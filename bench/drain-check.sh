@@ -28,9 +28,12 @@ if [ "${DRAIN_NO_BUILD:-}" = "" ]; then
     log "building admission-worker and bench (mvn package, tests skipped)"
     "$(maven_cmd)" -q -o -B package -DskipTests -pl admission-worker,bench -am
 fi
-WORKER_JAR="$(ls admission-worker/target/admission-worker-*.jar | grep -v original | head -n 1)"
-CP="bench/target/classes:$("$(maven_cmd)" -q -o -B -pl bench dependency:build-classpath -Dmdep.outputFile=/dev/stdout)"
-drain() { java --sun-misc-unsafe-memory-access=allow -Xmx3g -cp "$CP" io.queuegate.bench.DrainCheck "$@"; }
+WORKER_JAR="$(ls admission-worker/target/admission-worker-*-exec.jar)"
+BENCH_JAR="$(ls bench/target/queuegate-bench-*-exec.jar)"
+drain() {
+    java --sun-misc-unsafe-memory-access=allow -Xmx3g -Dloader.main=io.queuegate.bench.DrainCheck -cp "$BENCH_JAR" \
+        org.springframework.boot.loader.launch.PropertiesLauncher "$@"
+}
 
 WORKER_PID=""
 cleanup() {

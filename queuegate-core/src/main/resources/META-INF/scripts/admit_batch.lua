@@ -8,6 +8,7 @@
 --
 -- Atomic, so any number of workers may call it at once: active never exceeds maxActive. The rate is a token
 -- bucket kept in stats:{p} and refilled from elapsed time, so more workers or more ticks never admit faster.
+-- The #!lua line makes Redis refuse the script before it starts when out of memory, never halfway through.
 local settings = redis.call('HMGET', KEYS[3], 'maxActive', 'admitPerSecond', 'entryTtlSeconds', 'open')
 if not settings[1] then
   return {-1}

@@ -17,6 +17,7 @@
 -- already waits, holds an entry or whose place is gone (left, expired, used) is skipped too: a re-entry or a late
 -- event of someone who left while pending never brings them back. The score is the product's own sequence, so
 -- ties and clocks never reorder anyone.
+-- The #!lua line makes Redis refuse the script before it starts when out of memory, never halfway through.
 local stored = redis.call('HMGET', KEYS[4], ARGV[1], 'seq')
 local applied = tonumber(stored[1] or '-1')
 if applied < tonumber(ARGV[2]) then

@@ -6,6 +6,7 @@
 --
 -- The user is recorded in gone:{p} even without a place: a user who leaves before the enter event was applied
 -- stays out when the late event arrives.
+-- The #!lua line makes Redis refuse the script before it starts when out of memory, never halfway through.
 local user = ARGV[1]
 local removed = redis.call('ZREM', KEYS[1], user) + redis.call('ZREM', KEYS[2], user)
 redis.call('SADD', KEYS[3], user)

@@ -10,6 +10,7 @@
 -- All or nothing: two requests with one token cannot both pass, because the check and the removal are one
 -- atomic step. Sold out leaves the user in entry, so its holder may try a smaller quantity. A missing
 -- stock key counts as zero: the gate fails closed.
+-- The #!lua line makes Redis refuse the script before it starts when out of memory, never halfway through.
 local user = ARGV[1]
 local expiresAt = redis.call('ZSCORE', KEYS[1], user)
 if not expiresAt then

@@ -7,6 +7,7 @@
 --
 -- The booking record is the proof the reservation exists, so a second release changes nothing. The entry
 -- returns with its original expiry; admission expires it as usual if that time has passed.
+-- The #!lua line makes Redis refuse the script before it starts when out of memory, never halfway through.
 if redis.call('HDEL', KEYS[3], ARGV[4]) == 0 then
   return 0
 end
