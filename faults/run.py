@@ -17,6 +17,7 @@ Environment:
   FAULTS_PORT_BASE, FAULTS_REDIS_PORT, FAULTS_KAFKA_PORT, FAULTS_KAFKA_CONTROLLER_PORT   move the ports
   FAULTS_KEEP=1 leaves the stack running; FAULTS_REUSE=1 attaches to a kept one (both for development)
 """
+import base64
 import collections
 import fcntl
 import json
@@ -116,7 +117,17 @@ class Api:
 
 
 def keys(p):
-    return {k: f"{k}:{{{p}}}" for k in ("waiting", "entry", "members", "stats", "queue", "stock", "bookings")}
+    return {k: f"{k}:{{{p}}}" for k in ("waiting", "entry", "gone", "stats", "queue", "stock", "bookings")}
+
+
+def user_of(token):
+    """The user id a token names: the line's sets hold user ids. A token is base64url(version | varint product id |
+    user id | 16-byte MAC); the runner reads it without the secret."""
+    raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+    at = 1
+    while raw[at] & 0x80:
+        at += 1
+    return raw[at + 1:len(raw) - 16].decode("ascii")
 
 
 def stats(redis, p):
@@ -200,14 +211,15 @@ def accepted_tokens(entrants):
 
 
 def wait_applied(redis, p, tokens, timeout):
-    """Waits until members:{p} holds every token; returns the seconds it took, or None."""
+    """Waits until the line has placed every token's user (waiting, entry or gone); returns the seconds it took,
+    or None."""
     t0 = time.monotonic()
-    want = set(tokens)
-    members_key = keys(p)["members"]
+    want = {user_of(t) for t in tokens}
+    k = keys(p)
     while True:
-        if redis("HLEN", members_key) >= len(want):
-            have = set(redis("HKEYS", members_key) or [])
-            if want <= have:
+        if redis("ZCARD", k["waiting"]) + redis("ZCARD", k["entry"]) + redis("SCARD", k["gone"]) >= len(want):
+            waiting, entry, gone, _ = line_snapshot(redis, p)
+            if want <= set(waiting) | set(entry) | gone:
                 return time.monotonic() - t0
         if time.monotonic() - t0 > timeout:
             return None
@@ -216,58 +228,64 @@ def wait_applied(redis, p, tokens, timeout):
 
 LINE = """
 return {redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES'), redis.call('ZRANGE', KEYS[2], 0, -1, 'WITHSCORES'),
-        redis.call('HGETALL', KEYS[3]), redis.call('HGETALL', KEYS[4])}
+        redis.call('SMEMBERS', KEYS[3]), redis.call('HGETALL', KEYS[4])}
 """
 
 
 def line_snapshot(redis, p):
-    """waiting, entry, members and stats of p read in one atomic step (admission may move tokens meanwhile)."""
+    """waiting, entry (user -> score), gone (a set of users) and stats of p, read in one atomic step (admission
+    may move users meanwhile)."""
     k = keys(p)
-    parts = redis.eval(LINE, [k["waiting"], k["entry"], k["members"], k["stats"]])
-    pairs = [{f[i]: f[i + 1] for i in range(0, len(f), 2)} for f in parts]
-    return ({t: float(s) for t, s in pairs[0].items()}, {t: float(s) for t, s in pairs[1].items()}, pairs[2],
-            pairs[3])
+    parts = redis.eval(LINE, [k["waiting"], k["entry"], k["gone"], k["stats"]])
+    pairs = [{f[i]: f[i + 1] for i in range(0, len(f), 2)} for f in (parts[0], parts[1], parts[3])]
+    return ({u: float(s) for u, s in pairs[0].items()}, {u: float(s) for u, s in pairs[1].items()}, set(parts[2]),
+            pairs[2])
 
 
 def check_line(scenario, redis, p, entrants, extra_ok_tokens=()):
-    """Every 202 token is in the line exactly once, in the order each client got its 202s; nothing else is."""
-    waiting, entry, members, st = line_snapshot(redis, p)
-    accepted = accepted_tokens(entrants)
+    """Every 202 token's user is in the line exactly once, in the order each client got its 202s; nothing else is."""
+    waiting, entry, gone, st = line_snapshot(redis, p)
+    accepted = [user_of(t) for t in accepted_tokens(entrants)]
     distinct = set(accepted)
-    missing = [t for t in distinct if t not in members]
+    extra_ok = {user_of(t) for t in extra_ok_tokens}
+    placed = set(waiting) | set(entry) | gone
+    missing = [u for u in distinct if u not in placed]
     R.check(scenario, "every token that got a 202 is in the line", not missing,
             f"{len(missing)} of {len(distinct)} missing, e.g. {missing[:2]}")
     both = set(waiting) & set(entry)
     R.check(scenario, "no token in waiting and entry at once", not both, f"{len(both)}: {list(both)[:2]}")
-    placed = set(waiting) | set(entry)
-    not_placed = [t for t in distinct if t not in placed]
+    held = set(waiting) | set(entry)
+    not_placed = [u for u in distinct if u not in held]
     R.check(scenario, "every 202 token holds a place (waiting or entry)", not not_placed,
             f"{len(not_placed)} without a place, e.g. {not_placed[:2]}")
-    strangers = [t for t in members if t not in distinct and t not in extra_ok_tokens]
+    strangers = [u for u in placed if u not in distinct and u not in extra_ok]
     # a request whose answer was lost (crash, timeout) may still have been stored; anything else is a stranger
     unknown = sum(e.unknown for e in entrants) + sum(1 for e in entrants for a in e.answers if a[1] == 503)
     R.check(scenario, "the line holds no token nobody asked for", len(strangers) <= unknown,
             f"{len(strangers)} tokens without a 202, more than the {unknown} requests left unanswered or refused")
     seq = int(st.get("seq", 0))
     entered = int(st.get("enteredTotal", 0))
-    scores = [int(v) for v in members.values() if v != "0"]
-    dup = len(scores) - len(set(scores))
-    R.check(scenario, "each applied once: unique sequence numbers, seq == enteredTotal == applied tokens",
-            dup == 0 and seq == entered == len(scores), f"dup={dup} seq={seq} enteredTotal={entered} "
-                                                        f"applied={len(scores)}")
-    mismatch = [t for t, s in waiting.items() if members.get(t) != str(int(s))]
-    R.check(scenario, "waiting scores equal the sequence members recorded", not mismatch, mismatch[:2])
+    # each set holds a user once; a user applied twice would sit in two of them, or take two sequence numbers
+    dup = len(both) + len(set(waiting) & gone) + len(set(entry) & gone)
+    scores = [int(s) for s in waiting.values()]
+    applied = len(placed)
+    R.check(scenario, "each applied once: in one place only, seq == enteredTotal == applied users",
+            dup == 0 and seq == entered == applied, f"dup={dup} seq={seq} enteredTotal={entered} applied={applied}")
+    bad_scores = len(scores) - len(set(scores)) + sum(1 for v in scores if not 1 <= v <= seq)
+    R.check(scenario, "waiting scores are distinct sequence numbers (1..seq)", bad_scores == 0, bad_scores)
+    # Admission takes the head of the line, so of one client's users those admitted (in entry or gone) come first,
+    # and those still waiting follow in the order of their 202s.
     order_breaks, pairs = 0, 0
     for e in entrants:
         prev = None
         for _, tok in e.accepted:
-            s = members.get(tok)
-            if s is None:
+            u = user_of(tok)
+            if u not in placed:
                 continue
-            s = int(s)
+            s = waiting.get(u, 0.0)  # admitted: ahead of everyone still waiting
             if prev is not None:
                 pairs += 1
-                if s <= prev:
+                if s < prev or (s == prev and s > 0):
                     order_breaks += 1
             prev = s
     R.check(scenario, "causal order: each client's later 202 stands behind its earlier one",
@@ -301,7 +319,7 @@ def consumer_crash(stack, api):
     for e in es:
         e.start()
     S.wait_for(lambda: progress(es) >= n * 0.4, 300, 0.01)
-    applied_at_kill, answered_at_kill = redis("HLEN", keys(p)["members"]), progress(es)
+    applied_at_kill, answered_at_kill = int(stats(redis, p).get("enteredTotal", 0)), progress(es)
     stack.worker.kill9()
     t_kill = time.monotonic()
     stack.worker.start()
@@ -345,8 +363,9 @@ def ingest_crash(stack, api):
     burst = time.monotonic() - t0
     took = wait_applied(redis, p, accepted_tokens(es), 180)
     R.check(sc, "the line caught up", took is not None, "not all 202 tokens applied in 180 s")
-    members = set(redis("HKEYS", keys(p)["members"]) or [])
-    lost = [t for t in before_kill if t not in members]
+    waiting, entry, gone, _ = line_snapshot(redis, p)
+    placed = set(waiting) | set(entry) | gone
+    lost = [t for t in before_kill if user_of(t) not in placed]
     R.check(sc, "every 202 given before the kill survives", not lost, f"{len(lost)} lost, e.g. {lost[:2]}")
     res = check_line(sc, redis, p, es)
     got = sum(len(e.accepted) for e in es)
@@ -392,8 +411,9 @@ def admission_races(stack, api):
     api.configure(p, 1, 1, 3600, open_=False)  # a closed queue admits nobody
     applied = wait_applied(redis, p, tokens, 120)
     R.check(sc, "all applied before the race starts", applied is not None)
-    for tok in redis("ZRANGE", keys(p)["entry"], 0, -1):  # those admitted under the long set-up TTL leave
-        api.leave(p, tok)
+    token_of = {user_of(t): t for t in tokens}
+    for user in redis("ZRANGE", keys(p)["entry"], 0, -1):  # those admitted under the long set-up TTL leave
+        api.leave(p, token_of[user])
     for w in extra:
         w.wait_healthy()
     k = keys(p)
@@ -789,7 +809,7 @@ def forgery(stack, api):
     R.check(sc, "forged tokens over HTTP: status answers 400, booking 400/403", not odd, odd)
     k = keys(p)
     R.check(sc, "no booking was made and the genuine tokens are still admitted",
-            redis("HLEN", k["bookings"]) == 0 and all(redis("ZSCORE", k["entry"], t) for t in genuine))
+            redis("HLEN", k["bookings"]) == 0 and all(redis("ZSCORE", k["entry"], user_of(t)) for t in genuine))
     r = api.book(p, genuine[0])
     R.check(sc, "control: the genuine token books (201)", r.status == 201, r)
     R.figure(sc, "in-process (TokenCodec.verify)", f"{fig['forged']:,} forged, 0 accepted expected, "

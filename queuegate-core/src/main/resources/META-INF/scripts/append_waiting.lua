@@ -1,30 +1,86 @@
--- Appends tokens to a product's line in the order given (the log's order), idempotently.
--- KEYS[1] waiting:{p}   KEYS[2] members:{p}   KEYS[3] stats:{p}   KEYS[4] audit:{p}
--- ARGV[1] now in epoch ms, or 0 to read Redis TIME   ARGV[2..] tokens, in log order
--- Returns the number of tokens added.
+#!lua
+-- Appends one chunk of a product's enter events to its line, in log order and exactly once.
+-- KEYS[1] waiting:{p}   KEYS[2] entry:{p}   KEYS[3] gone:{p}   KEYS[4] stats:{p}
+-- ARGV[1] the field of stats:{p} that holds the last offset applied from the chunk's partition
+--         ('applied:<topic>:<partition>')
+-- ARGV[2] the offset the previous chunk of this product and partition ended at, or -1 when the writer does not
+--         know it (the first chunk of a consumer batch: every batch before it is in, or it would not have run)
+-- ARGV[3] the offsets of the users' records, ascending, comma-separated (one record may hold several users)
+-- ARGV[4..] user ids, in log order
+-- Returns {added, applied}: how many joined the line and the partition's applied offset afterwards; {-1, applied}
+-- when the chunk is refused and nothing was written.
 --
--- A token already known to members:{p} (waiting, admitted, left, used or expired) is skipped, so a redelivered
--- batch, a re-entry or a late event of a token that left while pending changes nothing. The score is the
--- product's own sequence, so ties and clocks never reorder anyone.
-local seq = tonumber(redis.call('HGET', KEYS[3], 'seq') or '0')
-local added = {}
-for i = 2, #ARGV do
-  local token = ARGV[i]
-  if redis.call('HSETNX', KEYS[2], token, seq + 1) == 1 then
+-- The writer sends several chunks before the first answers, so the line must not rely on them arriving whole
+-- and in order. The applied offset is stored with the line, in the same step as the append: a chunk whose
+-- predecessor is not in (it failed, or was refused) is refused too, so nobody later gets ahead of it; records at
+-- or below the applied offset are skipped, so a redelivered or overlapping chunk changes nothing. A user who
+-- already waits, holds an entry or whose place is gone (left, expired, used) is skipped too: a re-entry or a late
+-- event of someone who left while pending never brings them back. The score is the product's own sequence, so
+-- ties and clocks never reorder anyone.
+-- The #!lua line makes Redis refuse the script before it starts when out of memory, never halfway through.
+local stored = redis.call('HMGET', KEYS[4], ARGV[1], 'seq')
+local applied = tonumber(stored[1] or '-1')
+if applied < tonumber(ARGV[2]) then
+  return {-1, applied}
+end
+local offsets = ARGV[3]
+local last = tonumber(string.match(offsets, '%d+$'))
+if applied >= last then
+  return {0, applied}
+end
+
+-- The first user not applied yet; only an overlapping redelivery needs the offsets one by one.
+local from = 4
+if applied >= tonumber(string.match(offsets, '^%d+')) then
+  for offset in string.gmatch(offsets, '%d+') do
+    if tonumber(offset) > applied then
+      break
+    end
+    from = from + 1
+  end
+end
+
+-- Who is placed already, asked in slices: unpack() has a limit of a few thousand values.
+local placed = {}
+local withEntry = redis.call('EXISTS', KEYS[2]) == 1
+local withGone = redis.call('EXISTS', KEYS[3]) == 1
+for first = from, #ARGV, 1000 do
+  local final = math.min(first + 999, #ARGV)
+  local scores = redis.call('ZMSCORE', KEYS[1], unpack(ARGV, first, final))
+  local entries = withEntry and redis.call('ZMSCORE', KEYS[2], unpack(ARGV, first, final))
+  local gone = withGone and redis.call('SMISMEMBER', KEYS[3], unpack(ARGV, first, final))
+  for i = 1, final - first + 1 do
+    if scores[i] or (entries and entries[i]) or (gone and gone[i] == 1) then
+      placed[ARGV[first + i - 1]] = true
+    end
+  end
+end
+
+local seq = tonumber(stored[2] or '0')
+local added = 0
+local args = {}
+local n = 0
+for i = from, #ARGV do
+  local user = ARGV[i]
+  if not placed[user] then
+    -- also keeps the second of two events of one user in this chunk out
+    placed[user] = true
     seq = seq + 1
-    redis.call('ZADD', KEYS[1], seq, token)
-    added[#added + 1] = token
+    added = added + 1
+    args[n + 1] = seq
+    args[n + 2] = user
+    n = n + 2
+    if n >= 2000 then
+      redis.call('ZADD', KEYS[1], unpack(args, 1, n))
+      n = 0
+    end
   end
 end
-if #added > 0 then
-  redis.call('HSET', KEYS[3], 'seq', seq)
-  redis.call('HINCRBY', KEYS[3], 'enteredTotal', #added)
-  local now = tonumber(ARGV[1])
-  if now == 0 then
-    local t = redis.call('TIME')
-    now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-  end
-  redis.call('XADD', KEYS[4], 'MAXLEN', '~', 100000, '*', 'type', 'ENTERED', 'at', now,
-    'tokens', table.concat(added, ','))
+if n > 0 then
+  redis.call('ZADD', KEYS[1], unpack(args, 1, n))
 end
-return #added
+if added > 0 then
+  redis.call('HINCRBY', KEYS[4], 'enteredTotal', added)
+end
+redis.call('HSET', KEYS[4], ARGV[1], last, 'seq', seq)
+return {added, last}

@@ -1,15 +1,18 @@
--- Validates an admitted token and consumes it in the same step that reserves stock and records the booking.
+#!lua
+-- Validates an admitted user's entry and consumes it in the same step that reserves stock and records the booking.
 -- KEYS[1] entry:{p}   KEYS[2] stock:{p}   KEYS[3] bookings:{p}   KEYS[4] stats:{p}   KEYS[5] audit:{p}
 -- KEYS[6] reservations:{p} (booking id -> the entry's expiry, until the booking is confirmed durable)
--- ARGV[1] token   ARGV[2] quantity   ARGV[3] now in epoch ms, or 0 to read Redis TIME
+-- KEYS[7] gone:{p} (users whose place is used or expired)
+-- ARGV[1] user id (the verified token's)   ARGV[2] quantity   ARGV[3] now in epoch ms, or 0 to read Redis TIME
 -- ARGV[4] booking id   ARGV[5] booking record (JSON)
 -- Returns {'RESERVED', expiresAt, stockLeft}, {'SOLD_OUT', stockLeft} or {'NOT_ADMITTED'}.
 --
 -- All or nothing: two requests with one token cannot both pass, because the check and the removal are one
--- atomic step. Sold out leaves the token in entry, so its holder may try a smaller quantity. A missing
+-- atomic step. Sold out leaves the user in entry, so its holder may try a smaller quantity. A missing
 -- stock key counts as zero: the gate fails closed.
-local token = ARGV[1]
-local expiresAt = redis.call('ZSCORE', KEYS[1], token)
+-- The #!lua line makes Redis refuse the script before it starts when out of memory, never halfway through.
+local user = ARGV[1]
+local expiresAt = redis.call('ZSCORE', KEYS[1], user)
 if not expiresAt then
   return {'NOT_ADMITTED'}
 end
@@ -19,9 +22,10 @@ if now == 0 then
   now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 if tonumber(expiresAt) <= now then
-  redis.call('ZREM', KEYS[1], token)
+  redis.call('ZREM', KEYS[1], user)
+  redis.call('SADD', KEYS[7], user)
   redis.call('HINCRBY', KEYS[4], 'expiredTotal', 1)
-  redis.call('XADD', KEYS[5], 'MAXLEN', '~', 100000, '*', 'type', 'EXPIRED', 'at', now, 'tokens', token)
+  redis.call('XADD', KEYS[5], 'MAXLEN', '~', 100000, '*', 'type', 'EXPIRED', 'at', now, 'users', user)
   return {'NOT_ADMITTED'}
 end
 local quantity = tonumber(ARGV[2])
@@ -29,11 +33,12 @@ local stock = tonumber(redis.call('GET', KEYS[2]) or '0')
 if stock < quantity then
   return {'SOLD_OUT', stock}
 end
-redis.call('ZREM', KEYS[1], token)
+redis.call('ZREM', KEYS[1], user)
+redis.call('SADD', KEYS[7], user)
 redis.call('DECRBY', KEYS[2], quantity)
 redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
 redis.call('HSET', KEYS[6], ARGV[4], expiresAt)
 redis.call('HINCRBY', KEYS[4], 'consumedTotal', 1)
-redis.call('XADD', KEYS[5], 'MAXLEN', '~', 100000, '*', 'type', 'CONSUMED', 'at', now, 'tokens', token,
+redis.call('XADD', KEYS[5], 'MAXLEN', '~', 100000, '*', 'type', 'CONSUMED', 'at', now, 'users', user,
   'bookingId', ARGV[4], 'quantity', quantity)
 return {'RESERVED', expiresAt, stock - quantity}

@@ -1,20 +1,23 @@
--- Undoes a reservation whose booking could not be made durable: stock, booking record and token come back.
+#!lua
+-- Undoes a reservation whose booking could not be made durable: stock, booking record and entry come back.
 -- KEYS[1] entry:{p}   KEYS[2] stock:{p}   KEYS[3] bookings:{p}   KEYS[4] stats:{p}   KEYS[5] audit:{p}
--- KEYS[6] reservations:{p}
--- ARGV[1] token   ARGV[2] quantity   ARGV[3] the entry's expiry, epoch ms   ARGV[4] booking id
+-- KEYS[6] reservations:{p}   KEYS[7] gone:{p}
+-- ARGV[1] user id   ARGV[2] quantity   ARGV[3] the entry's expiry, epoch ms   ARGV[4] booking id
 -- Returns 1 when the reservation was undone, 0 when it had already been undone.
 --
--- The booking record is the proof the reservation exists, so a second release changes nothing. The token
+-- The booking record is the proof the reservation exists, so a second release changes nothing. The entry
 -- returns with its original expiry; admission expires it as usual if that time has passed.
+-- The #!lua line makes Redis refuse the script before it starts when out of memory, never halfway through.
 if redis.call('HDEL', KEYS[3], ARGV[4]) == 0 then
   return 0
 end
 redis.call('HDEL', KEYS[6], ARGV[4])
 redis.call('INCRBY', KEYS[2], tonumber(ARGV[2]))
 redis.call('ZADD', KEYS[1], 'NX', ARGV[3], ARGV[1])
+redis.call('SREM', KEYS[7], ARGV[1])
 redis.call('HINCRBY', KEYS[4], 'consumedTotal', -1)
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('XADD', KEYS[5], 'MAXLEN', '~', 100000, '*', 'type', 'RESTORED', 'at', now, 'tokens', ARGV[1],
+redis.call('XADD', KEYS[5], 'MAXLEN', '~', 100000, '*', 'type', 'RESTORED', 'at', now, 'users', ARGV[1],
   'bookingId', ARGV[4])
 return 1

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.BeforeEach;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.annotation.Import;
 import org.springframework.test.context.ContextConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -25,15 +26,18 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The admission worker as it runs, against an embedded KRaft broker and the real, shared Redis on 127.0.0.1:6379.
  * Every test uses random product ids and deletes their keys afterwards. The worker ticks once at start and then
  * not for an hour, so this context never admits from other runs' queues while the tests run; and it has no audit
- * relay (see {@link WithoutAuditRelay}).
+ * relay (see {@link WithoutAuditRelay}). Its line is a {@link LosingLine}, which loses nothing unless a test asks.
  */
 @SpringBootTest(properties = {
         "spring.config.name=" + AdmissionWorkerApplication.CONFIG_NAME,
         "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}",
         "queuegate.token.secret=" + WorkerTestSupport.TOKEN_SECRET,
         "queuegate.admin.token=" + WorkerTestSupport.ADMIN_TOKEN,
-        "queuegate.admission.tick-interval=1h" })
+        "queuegate.admission.tick-interval=1h",
+        // small chunks, so that every batch is sent as many pipelined chunks
+        "queuegate.admission.append-chunk=100" })
 @ContextConfiguration(initializers = WithoutAuditRelay.class)
+@Import(LosingLine.Configuration.class)
 @EmbeddedKafka(partitions = 12, topics = WorkerTestSupport.ENTRIES_TOPIC)
 abstract class WorkerTestSupport {
 

@@ -13,7 +13,7 @@ import io.queuegate.core.queue.ScriptTime;
 
 /**
  * Figure 4: one admission step promoting a whole batch. The product's line is written as the waiting writer leaves
- * it ({@code waiting}, {@code members}, {@code stats}) but the product is not registered, so the running ticker does
+ * it ({@code waiting}, {@code stats}) but the product is not registered, so the running ticker does
  * not touch it; then the core's own {@link Admission#admit} (that is, {@code admit_batch.lua} with the keys the worker
  * passes) runs once. The yardstick is the least any admission must do on the same line: {@code ZPOPMIN n} and
  * {@code ZADD} into entry, in one script.
@@ -52,8 +52,10 @@ final class AdmissionScenario {
             redis.unlink(keys.all());
             bench.writeSettings(product, 10_000_000, 1_000_000, 300, true);
             List<String> tokens = new ArrayList<>(batch);
+            List<String> users = new ArrayList<>(batch);
             for (int i = 0; i < batch; i++) {
-                tokens.add(bench.codec.issue(product, "a" + rep + "-" + i).value());
+                users.add("a" + rep + "-" + i);
+                tokens.add(bench.codec.issue(product, users.getLast()).value());
             }
             bench.fillLine(product, tokens);
             long start = System.nanoTime();
@@ -64,7 +66,8 @@ final class AdmissionScenario {
                 throw new IllegalStateException("Admission#admit admitted " + admittedLast + " of " + batch);
             }
             redis.unlink(List.of(keys.waiting(), keys.entry()));
-            redis.zaddAll(keys.waiting(), tokens, 1, null);
+            // the same members the line holds: the users
+            redis.zaddAll(keys.waiting(), users, 1, null);
             start = System.nanoTime();
             redis.evalshaLong(bare, List.of(keys.waiting(), keys.entry()), Integer.toString(batch),
                     Long.toString(System.currentTimeMillis() + 300_000));

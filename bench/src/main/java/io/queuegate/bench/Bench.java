@@ -184,20 +184,13 @@ final class Bench implements AutoCloseable {
     }
 
     /**
-     * Writes a line as the waiting writer leaves it: tokens in {@code waiting} scored by sequence, each recorded in
-     * {@code members}, and the sequence and counter in {@code stats}.
+     * Writes a line as the waiting writer leaves it: the tokens' users in {@code waiting} scored by sequence, and the
+     * sequence and counter in {@code stats}.
      */
     void fillLine(long productId, List<String> tokens) {
         QueueKeys keys = QueueKeys.of(productId);
-        this.redis.zaddAll(keys.waiting(), tokens, 1, null);
-        Map<String, String> members = new HashMap<>();
-        for (int i = 0; i < tokens.size(); i++) {
-            members.put(tokens.get(i), Integer.toString(i + 1));
-            if (members.size() == 1_000 || i == tokens.size() - 1) {
-                this.redis.sync.hset(keys.members(), members);
-                members.clear();
-            }
-        }
+        List<String> users = tokens.stream().map(token -> this.codec.verify(token).orElseThrow().userId()).toList();
+        this.redis.zaddAll(keys.waiting(), users, 1, null);
         this.redis.sync.hset(keys.stats(), Map.of("seq", Integer.toString(tokens.size()), "enteredTotal",
                 Integer.toString(tokens.size())));
     }

@@ -25,7 +25,7 @@ import io.queuegate.core.queue.QueueKeys;
  */
 final class EndToEndScenario {
 
-    private record Probe(String token, long sentNanos, long acceptedNanos) {
+    private record Probe(String userId, long sentNanos, long acceptedNanos) {
     }
 
     private record Entered(String token, long sentNanos) {
@@ -229,7 +229,8 @@ final class EndToEndScenario {
 
         /** Enters; a 503 is retried after a second, as a client honouring Retry-After would. */
         private Entered enter(int index) throws IOException, InterruptedException {
-            String body = "{\"userId\":\"e" + this.bench.runId + "-" + index + "\"}";
+            String userId = "e" + this.bench.runId + "-" + index;
+            String body = "{\"userId\":\"" + userId + "\"}";
             long firstSent = System.nanoTime();
             for (int attempt = 0; attempt < 10 && !this.stop; attempt++) {
                 long sent = System.nanoTime();
@@ -241,7 +242,7 @@ final class EndToEndScenario {
                     this.lastEnter.accumulateAndGet(now, Math::max);
                     String token = Json.field(response.body(), "token");
                     if (index % 100 == 0) {
-                        this.probes.add(new Probe(token, firstSent, now));
+                        this.probes.add(new Probe(userId, firstSent, now));
                     }
                     return new Entered(token, firstSent);
                 }
@@ -286,15 +287,21 @@ final class EndToEndScenario {
                 if (pending.isEmpty()) {
                     continue;
                 }
-                List<RedisFuture<Boolean>> answers = new ArrayList<>();
+                // the line has the user once they wait, hold an entry or are gone
+                List<RedisFuture<?>> answers = new ArrayList<>();
                 for (Probe probe : pending) {
-                    answers.add(this.bench.redis.async.hexists(this.keys.members(), probe.token()));
+                    answers.add(this.bench.redis.async.zscore(this.keys.waiting(), probe.userId()));
+                    answers.add(this.bench.redis.async.zscore(this.keys.entry(), probe.userId()));
+                    answers.add(this.bench.redis.async.sismember(this.keys.gone(), probe.userId()));
                 }
                 LettuceFutures.awaitAll(5, TimeUnit.SECONDS, answers.toArray(RedisFuture[]::new));
                 long now = System.nanoTime();
-                Iterator<RedisFuture<Boolean>> answer = answers.iterator();
+                Iterator<RedisFuture<?>> answer = answers.iterator();
                 for (Probe probe : pending) {
-                    if (Boolean.TRUE.equals(answer.next().resultNow())) {
+                    Object waiting = answer.next().resultNow();
+                    Object entry = answer.next().resultNow();
+                    Object gone = answer.next().resultNow();
+                    if (waiting != null || entry != null || Boolean.TRUE.equals(gone)) {
                         this.pipeline.recordNanos(now - probe.sentNanos());
                         this.acceptedToLine.recordNanos(now - probe.acceptedNanos());
                         this.probes.remove(probe);

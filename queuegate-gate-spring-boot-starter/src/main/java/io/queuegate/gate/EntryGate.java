@@ -91,12 +91,13 @@ public class EntryGate {
         List<?> reply;
         try {
             reply = this.timer.time("consume_entry", () -> this.redis.execute(CONSUME_ENTRY,
-                gateKeys(keys), token, Integer.toString(quantity), Long.toString(nowMillis), bookingId, record));
+                gateKeys(keys), entry.userId(), Integer.toString(quantity), Long.toString(nowMillis), bookingId,
+                record));
         }
         catch (DataAccessException ex) {
             // A timeout does not mean the script did not run: Redis may run it once it answers again. The caller
             // is told to retry, so a reservation made after all is undone as soon as Redis can say it exists.
-            undoWhenReachable(productId, bookingId, token, quantity);
+            undoWhenReachable(productId, bookingId, entry.userId(), token, quantity);
             throw ex;
         }
         String outcome = reply == null || reply.isEmpty() ? "NOT_ADMITTED" : reply.getFirst().toString();
@@ -117,14 +118,14 @@ public class EntryGate {
      * Undoes, once Redis answers, a reservation whose outcome a failed call left unknown. Commands on the shared
      * connection are answered in order, so when the lookup answers, a queued reservation script has run.
      */
-    private void undoWhenReachable(long productId, String bookingId, String token, int quantity) {
+    private void undoWhenReachable(long productId, String bookingId, String userId, String token, int quantity) {
         Thread.ofVirtual().name("gate-undo-" + bookingId).start(() -> {
             long pauseMs = 200;
             for (long deadline = System.nanoTime() + UNDO_PATIENCE.toNanos(); System.nanoTime() < deadline; ) {
                 try {
                     Object expiresAt = this.redis.opsForHash().get(QueueKeys.of(productId).reservations(), bookingId);
                     if (expiresAt != null) {
-                        release(new Reservation(bookingId, productId, null, quantity, token,
+                        release(new Reservation(bookingId, productId, userId, quantity, token,
                                 Long.parseLong(expiresAt.toString()), 0));
                         log.info("undid reservation {} whose caller was told to retry", bookingId);
                     }
@@ -149,7 +150,7 @@ public class EntryGate {
     public boolean release(Reservation reservation) {
         QueueKeys keys = QueueKeys.of(reservation.productId());
         Long released = this.timer.time("release_reservation", () -> this.redis.execute(RELEASE_RESERVATION,
-                gateKeys(keys), reservation.token(),
+                gateKeys(keys), reservation.userId(),
                 Integer.toString(reservation.quantity()), Long.toString(reservation.entryExpiresAt()),
                 reservation.bookingId()));
         return released != null && released > 0;
@@ -157,7 +158,8 @@ public class EntryGate {
 
     /** The keys both gate scripts take, in their KEYS order. */
     private static List<String> gateKeys(QueueKeys keys) {
-        return List.of(keys.entry(), keys.stock(), keys.bookings(), keys.stats(), keys.audit(), keys.reservations());
+        return List.of(keys.entry(), keys.stock(), keys.bookings(), keys.stats(), keys.audit(), keys.reservations(),
+                keys.gone());
     }
 
     /** Sets the units left to sell. */

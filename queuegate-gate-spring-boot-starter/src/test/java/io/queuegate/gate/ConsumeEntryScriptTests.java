@@ -33,13 +33,14 @@ class ConsumeEntryScriptTests extends GateRedisTestSupport {
 
         assertThat(reply).containsExactly("RESERVED", Long.toString(EXPIRES), "3");
         assertThat(entryScore(token)).isNull();
+        assertThat(gone()).as("a used place is gone for good").containsExactly("alice");
         assertThat(stockValue()).isEqualTo("3");
         assertThat(bookings()).containsExactly(Map.entry(this.product + "-b1", "{\"booking\":1}"));
         assertThat(stat("consumedTotal")).isEqualTo(1);
         assertThat(stat("expiredTotal")).isZero();
         assertThat(audit()).singleElement().satisfies((change) -> assertThat(change)
             .containsEntry("type", "CONSUMED")
-            .containsEntry("tokens", token)
+            .containsEntry("users", userNamedBy(token))
             .containsEntry("at", Long.toString(NOW))
             .containsEntry("bookingId", this.product + "-b1")
             .containsEntry("quantity", "2"));
@@ -78,13 +79,14 @@ class ConsumeEntryScriptTests extends GateRedisTestSupport {
 
         assertThat(reply).containsExactly("NOT_ADMITTED");
         assertThat(entryScore(token)).isNull();
+        assertThat(gone()).containsExactly("late");
         assertThat(stockValue()).isEqualTo("5");
         assertThat(bookings()).isEmpty();
         assertThat(stat("expiredTotal")).isEqualTo(1);
         assertThat(stat("consumedTotal")).isZero();
         assertThat(audit()).singleElement().satisfies((change) -> assertThat(change)
             .containsEntry("type", "EXPIRED")
-            .containsEntry("tokens", token)
+            .containsEntry("users", userNamedBy(token))
             .containsEntry("at", Long.toString(NOW)));
     }
 
@@ -107,7 +109,7 @@ class ConsumeEntryScriptTests extends GateRedisTestSupport {
         List<String> reply = consume(token("stranger"), 1, NOW, this.product + "-b1", "{}");
 
         assertThat(reply).containsExactly("NOT_ADMITTED");
-        assertThat(entries()).containsExactly(Map.entry(other, (double) EXPIRES));
+        assertThat(entries()).containsExactly(Map.entry(userNamedBy(other), (double) EXPIRES));
         assertThat(stockValue()).isEqualTo("5");
         assertThat(bookings()).isEmpty();
         assertThat(stats()).isEmpty();
@@ -171,10 +173,11 @@ class ConsumeEntryScriptTests extends GateRedisTestSupport {
 
         assertThat(stockValue()).isEqualTo("10");
         assertThat(entryScore(token)).isEqualTo((double) EXPIRES);
+        assertThat(gone()).as("back in entry, so no longer gone").isEmpty();
         assertThat(bookings()).isEmpty();
         assertThat(stat("consumedTotal")).isZero();
         assertThat(audit()).extracting((change) -> change.get("type")).containsExactly("CONSUMED", "RESTORED");
-        assertThat(audit().getLast()).containsEntry("tokens", token)
+        assertThat(audit().getLast()).containsEntry("users", userNamedBy(token))
             .containsEntry("bookingId", reservation.bookingId());
 
         Map<String, Double> entries = entries();
@@ -226,8 +229,8 @@ class ConsumeEntryScriptTests extends GateRedisTestSupport {
     private List<String> consume(String token, int quantity, long now, String bookingId, String record) {
         List<Object> reply = redis.execute(CONSUME,
                 List.of(this.keys.entry(), this.keys.stock(), this.keys.bookings(), this.keys.stats(),
-                        this.keys.audit(), this.keys.reservations()),
-                token, Integer.toString(quantity), Long.toString(now), bookingId, record);
+                        this.keys.audit(), this.keys.reservations(), this.keys.gone()),
+                userNamedBy(token), Integer.toString(quantity), Long.toString(now), bookingId, record);
         assertThat(reply).isNotNull();
         return reply.stream().map(String::valueOf).toList();
     }

@@ -88,9 +88,26 @@ abstract class GateRedisTestSupport {
         return this.codec.issue(this.product, userId).value();
     }
 
-    /** Puts a token in entry:{p} as admission would, expiring at {@code expiresAt}. */
+    /**
+     * The user a token names, which is what the line's sets hold: read from the token's bytes without checking its
+     * MAC, so that a forged or tampered token names the user it pretends to be.
+     */
+    static String userNamedBy(String token) {
+        byte[] bytes = java.util.Base64.getUrlDecoder().decode(token);
+        int at = 1;
+        while ((bytes[at] & 0x80) != 0) {
+            at++;
+        }
+        return new String(bytes, at + 1, bytes.length - 16 - at - 1, java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    /** Puts the token's user in entry:{p} as admission would, expiring at {@code expiresAt}. */
     void admit(String token, long expiresAt) {
-        redis.opsForZSet().add(this.keys.entry(), token, expiresAt);
+        redis.opsForZSet().add(this.keys.entry(), userNamedBy(token), expiresAt);
+    }
+
+    Set<String> gone() {
+        return redis.opsForSet().members(this.keys.gone());
     }
 
     void stock(long units) {
@@ -102,9 +119,10 @@ abstract class GateRedisTestSupport {
     }
 
     Double entryScore(String token) {
-        return redis.opsForZSet().score(this.keys.entry(), token);
+        return redis.opsForZSet().score(this.keys.entry(), userNamedBy(token));
     }
 
+    /** entry:{p}: user → expiry. */
     Map<String, Double> entries() {
         Set<TypedTuple<String>> tuples = redis.opsForZSet().rangeWithScores(this.keys.entry(), 0, -1);
         Map<String, Double> scores = new LinkedHashMap<>();

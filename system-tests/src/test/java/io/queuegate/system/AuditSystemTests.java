@@ -65,13 +65,14 @@ class AuditSystemTests {
             .flatMap(event -> event.get("tokens").valueStream()
                 .map(token -> event.get("type").asString() + ":" + tokens.indexOf(token.asString())))
             .toList();
-        // Each token's own history, in order; how histories interleave depends on timing.
-        assertThat(trail.stream().filter(step -> step.endsWith(":0"))).containsExactly("ENTERED:0", "ADMITTED:0",
-                "CONSUMED:0");
-        assertThat(trail.stream().filter(step -> step.endsWith(":1"))).containsExactly("ENTERED:1", "ADMITTED:1");
-        assertThat(trail.stream().filter(step -> step.endsWith(":2"))).containsExactly("ENTERED:2", "LEFT:2");
-        assertThat(trail.stream().filter(step -> step.startsWith("ENTERED"))).containsExactly("ENTERED:0",
-                "ENTERED:1", "ENTERED:2");
+        // Each token's own history, in order; how histories interleave depends on timing. Entering is not in the
+        // trail: the entries topic already is that record. The events name tokens, though the line holds users.
+        assertThat(trail).doesNotContain("ADMITTED:-1", "LEFT:-1", "CONSUMED:-1");
+        assertThat(trail.stream().filter(step -> step.endsWith(":0"))).containsExactly("ADMITTED:0", "CONSUMED:0");
+        assertThat(trail.stream().filter(step -> step.endsWith(":1"))).containsExactly("ADMITTED:1");
+        assertThat(trail.stream().filter(step -> step.endsWith(":2"))).containsExactly("LEFT:2");
+        assertThat(trail.stream().filter(step -> step.startsWith("ADMITTED"))).containsExactly("ADMITTED:0",
+                "ADMITTED:1");
         assertThat(events).extracting(event -> event.get("eventId").asString()).doesNotHaveDuplicates();
         JsonNode consumed = events.stream().filter(e -> e.get("type").asString().equals("CONSUMED")).findFirst()
             .orElseThrow();

@@ -14,6 +14,7 @@ import io.queuegate.core.event.EntriesChanged;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.queue.QueueScripts;
 import io.queuegate.core.queue.QueueStore;
+import io.queuegate.core.token.TokenCodec;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,6 +33,9 @@ import org.springframework.stereotype.Component;
  * Kafka, then deletes what the broker acknowledged. One worker relays a product at a time, under a lease;
  * if it dies between the acknowledgement and the delete, the next holder sends those changes again with the
  * same event ids.
+ *
+ * <p>The scripts write user ids, which is what the line holds; the relay turns them back into the users' tokens
+ * (a token is a function of the product and the user), so the events on the topic name tokens as they always did.
  */
 @Component
 class AuditRelay extends PeriodicTask {
@@ -48,11 +52,14 @@ class AuditRelay extends PeriodicTask {
 
     private final AdmissionProperties properties;
 
+    private final TokenCodec tokens;
+
     private final String workerId = UUID.randomUUID().toString();
 
     AuditRelay(StringRedisTemplate redis, QueueStore queues, KafkaTemplate<String, EntriesChanged> kafka,
-            AdmissionProperties properties) {
+            AdmissionProperties properties, TokenCodec tokens) {
         super("audit-relay", properties.auditInterval());
+        this.tokens = tokens;
         this.redis = redis;
         this.queues = queues;
         this.kafka = kafka;
@@ -87,7 +94,7 @@ class AuditRelay extends PeriodicTask {
         List<CompletableFuture<?>> sends = new ArrayList<>(records.size());
         for (MapRecord<String, Object, Object> record : records) {
             sends.add(this.kafka.send(this.properties.auditTopic(), Long.toString(productId),
-                    event(productId, record)));
+                    event(productId, record, this.tokens)));
         }
         try {
             CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
@@ -102,16 +109,24 @@ class AuditRelay extends PeriodicTask {
         return records.size();
     }
 
-    static EntriesChanged event(long productId, MapRecord<String, Object, Object> record) {
+    static EntriesChanged event(long productId, MapRecord<String, Object, Object> record, TokenCodec codec) {
         Map<Object, Object> fields = record.getValue();
-        String tokens = String.valueOf(fields.getOrDefault("tokens", ""));
+        List<String> tokens = fields.containsKey("users")
+                ? split(fields.get("users")).stream().map(user -> codec.issue(productId, user).value()).toList()
+                // written before the line held user ids
+                : split(fields.get("tokens"));
         Object expiresAt = fields.get("expiresAt");
         Object bookingId = fields.get("bookingId");
         return new EntriesChanged(record.getId().getValue(), productId, String.valueOf(fields.get("type")),
-                tokens.isEmpty() ? List.of() : Arrays.asList(tokens.split(",")),
+                tokens,
                 Long.parseLong(String.valueOf(fields.get("at"))),
                 expiresAt == null ? null : Long.valueOf(expiresAt.toString()),
                 bookingId == null ? null : bookingId.toString());
+    }
+
+    private static List<String> split(Object joined) {
+        String text = joined == null ? "" : joined.toString();
+        return text.isEmpty() ? List.of() : Arrays.asList(text.split(","));
     }
 
 }

@@ -1,6 +1,5 @@
 package io.queuegate.admission.line;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +13,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.admission.config.AdmissionProperties;
 import io.queuegate.core.event.EntryRequested;
 import io.queuegate.core.queue.WaitingLine;
+import io.queuegate.core.token.EntryToken;
 import io.queuegate.core.token.TokenCodec;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -27,13 +27,18 @@ import org.springframework.stereotype.Component;
 
 /**
  * Writes enter events into the products' lines in log order. The body is synchronous: the container commits
- * the batch's offsets only after it returns, so only after Redis has every token of the batch. A Redis failure
+ * the batch's offsets only after it returns, so only after Redis has every user of the batch. A Redis failure
  * throws, and the error handler retries the same batch until Redis answers; nothing is skipped.
  *
- * <p>A batch is cut into chunks that are parsed and verified in parallel, each while Redis appends the ones before
- * it: done in series on the consumer thread, parsing and HMAC verification capped a one-partition burst at one
- * core's worth and left the other idle. The values arrive as bytes so that parsing is part of that parallel step.
- * The appends themselves stay one at a time, in log order.
+ * <p>A batch is cut into chunks that are parsed and verified in parallel: done in series on the consumer thread,
+ * parsing and HMAC verification capped a one-partition burst at one core's worth and left the other idle. The
+ * values arrive as bytes so that parsing is part of that parallel step.
+ *
+ * <p>Each chunk is sent to Redis as soon as it is verified and the one before it was sent, without waiting for
+ * Redis to answer the one before: waiting for each answer in turn left Redis idle for most of a burst. Order
+ * holds because every chunk names the offset the previous chunk of its product and partition ended at, and the
+ * line refuses a chunk whose predecessor it has not applied (see {@link LineChunk}); a refusal fails the batch,
+ * and its retry skips what is in.
  */
 @Component
 class EntryEventListener implements DisposableBean {
@@ -52,7 +57,7 @@ class EntryEventListener implements DisposableBean {
 
     private final Counter dropped;
 
-    /** Parses and verifies chunks, and runs the chained appends: each append starts after the previous one ended. */
+    /** Parses and verifies chunks, and sends them: each chunk is sent after the previous one was sent. */
     private final ExecutorService steps = Executors.newThreadPerTaskExecutor(
             Thread.ofVirtual().name("waiting-writer-step-", 0).factory());
 
@@ -72,28 +77,27 @@ class EntryEventListener implements DisposableBean {
     @KafkaListener(id = LISTENER_ID, idIsGroup = false, topics = "${queuegate.admission.topic:queuegate.entries}",
             batch = "true")
     void onEntries(List<ConsumerRecord<String, byte[]>> records) {
-        CompletableFuture<Void> written = CompletableFuture.completedFuture(null);
+        ChunkSender sender = new ChunkSender(this.line);
+        CompletableFuture<Void> sent = CompletableFuture.completedFuture(null);
         for (int from = 0; from < records.size(); from += this.chunk) {
             List<ConsumerRecord<String, byte[]>> chunk = records.subList(from, Math.min(records.size(),
                     from + this.chunk));
-            CompletableFuture<Map<Long, List<String>>> verified = CompletableFuture
+            CompletableFuture<Map<LineSource, LineChunkBuilder>> verified = CompletableFuture
                 .supplyAsync(() -> byProduct(chunk), this.steps);
-            written = written.thenCombineAsync(verified, (previous, groups) -> append(groups), this.steps);
+            sent = sent.thenCombineAsync(verified, (previous, groups) -> sender.send(groups.values()), this.steps);
         }
         try {
-            written.join();
+            // every chunk handed to Redis, in order, before any failure is looked at
+            sent.join();
         }
         catch (CompletionException ex) {
-            // the first failed append, as thrown: the error handler retries the whole batch
             throw ex.getCause() instanceof RuntimeException cause ? cause : ex;
         }
-    }
-
-    private Void append(Map<Long, List<String>> groups) {
-        for (Map.Entry<Long, List<String>> product : groups.entrySet()) {
-            this.appended.increment(this.line.append(product.getKey(), product.getValue()));
+        finally {
+            this.appended.increment(sender.awaitAdded());
         }
-        return null;
+        // the first failed or refused chunk: the error handler retries the whole batch, and the line skips what is in
+        sender.throwFirstFailure();
     }
 
     @Override
@@ -102,22 +106,22 @@ class EntryEventListener implements DisposableBean {
     }
 
     /**
-     * Groups tokens by product, each group in log order (a record's enters in their order within it). Records that
-     * do not parse, and enters whose token this deployment did not issue, are dropped: the log is not trusted to let
-     * anyone in.
+     * Groups the tokens' users by product (and partition), each group in log order (a record's enters in their
+     * order within it). Records that do not parse, and enters whose token this deployment did not issue, are
+     * dropped: the log is not trusted to let anyone in.
      */
-    private Map<Long, List<String>> byProduct(List<ConsumerRecord<String, byte[]>> records) {
-        Map<Long, List<String>> groups = new LinkedHashMap<>();
+    private Map<LineSource, LineChunkBuilder> byProduct(List<ConsumerRecord<String, byte[]>> records) {
+        Map<LineSource, LineChunkBuilder> groups = new LinkedHashMap<>();
         for (ConsumerRecord<String, byte[]> record : records) {
             List<EntryRequested> enters = this.events.read(record.value());
             if (enters.isEmpty()) {
                 drop(record, "an unreadable enter event");
             }
             for (EntryRequested event : enters) {
-                boolean genuine = this.tokens.verify(event.token())
+                EntryToken genuine = this.tokens.verify(event.token())
                     .filter(token -> token.productId() == event.productId())
-                    .isPresent();
-                if (!genuine) {
+                    .orElse(null);
+                if (genuine == null) {
                     drop(record, "a forged enter");
                     continue;
                 }
@@ -125,7 +129,8 @@ class EntryEventListener implements DisposableBean {
                     log.debug("applying enter requestId={} product={} at {}-{}@{}", event.requestId(),
                             event.productId(), record.topic(), record.partition(), record.offset());
                 }
-                groups.computeIfAbsent(event.productId(), id -> new ArrayList<>()).add(event.token());
+                groups.computeIfAbsent(new LineSource(event.productId(), record.topic(), record.partition()),
+                        LineChunkBuilder::new).add(record.offset(), genuine.userId());
             }
         }
         return groups;

@@ -60,7 +60,7 @@ class PollCoalescer {
 
     /** The token's state, read from Redis after this call began. */
     EntryState read(EntryToken token) {
-        return this.products.computeIfAbsent(token.productId(), ProductPolls::new).read(token.value());
+        return this.products.computeIfAbsent(token.productId(), ProductPolls::new).read(token.userId());
     }
 
     private final class ProductPolls {
@@ -76,8 +76,8 @@ class PollCoalescer {
             this.productId = productId;
         }
 
-        EntryState read(String token) {
-            Poll poll = new Poll(token);
+        EntryState read(String userId) {
+            Poll poll = new Poll(userId);
             if (!this.queued.offer(poll)) {
                 throw ApiException.unavailable("Too many status polls at once; poll again shortly.",
                         PollCoalescer.this.retryAfter);
@@ -112,12 +112,12 @@ class PollCoalescer {
         }
 
         private void call(List<Poll> batch) {
-            List<String> tokens = new ArrayList<>(batch.size());
+            List<String> userIds = new ArrayList<>(batch.size());
             for (Poll poll : batch) {
-                tokens.add(poll.token);
+                userIds.add(poll.userId);
             }
             try {
-                List<EntryState> states = PollCoalescer.this.reader.readAll(this.productId, tokens,
+                List<EntryState> states = PollCoalescer.this.reader.readAll(this.productId, userIds,
                         ScriptTime.REDIS_TIME);
                 for (int i = 0; i < batch.size(); i++) {
                     batch.get(i).complete(states.get(i));
@@ -134,7 +134,7 @@ class PollCoalescer {
     /** One request's poll, parked on its own thread until a call answers it or it is asked to make the call. */
     private static final class Poll {
 
-        private final String token;
+        private final String userId;
 
         private final Thread thread = Thread.currentThread();
 
@@ -146,8 +146,8 @@ class PollCoalescer {
 
         private Throwable failure;
 
-        Poll(String token) {
-            this.token = token;
+        Poll(String userId) {
+            this.userId = userId;
         }
 
         void complete(EntryState state) {

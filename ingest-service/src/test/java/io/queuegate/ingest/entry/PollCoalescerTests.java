@@ -24,7 +24,6 @@ import io.queuegate.core.queue.EntryState;
 import io.queuegate.core.queue.EntryStatus;
 import io.queuegate.core.queue.EntryStatusReader;
 import io.queuegate.core.queue.QueueKeys;
-import io.queuegate.core.queue.WaitingLine;
 import io.queuegate.core.token.EntryToken;
 import io.queuegate.core.web.ApiException;
 import org.junit.jupiter.api.AfterAll;
@@ -99,10 +98,11 @@ class PollCoalescerTests {
         for (int i = 1; i <= users + leavers; i++) {
             line.add(String.format("u-%04d", i));
         }
-        new WaitingLine(redis).append(this.product, line);
+        LineFixture.append(redis, this.product, line);
         EntryRemover remover = new EntryRemover(redis);
         // the leavers are at the back, so they change nobody's position
-        line.subList(users, users + leavers).forEach((token) -> remover.remove(new EntryToken(this.product, "u", token)));
+        line.subList(users, users + leavers)
+            .forEach((user) -> remover.remove(new EntryToken(this.product, user, user)));
         PollCoalescer coalescer = coalescer(128, 4096);
 
         // admitted so far: at least `admittedAtLeast`, at most `admittedAtMost`, whenever a poll looks
@@ -134,7 +134,7 @@ class PollCoalescerTests {
                     boolean wasAvailable = false;
                     do {
                         long before = admittedAtLeast.get();
-                        EntryState state = coalescer.read(new EntryToken(this.product, "u", token));
+                        EntryState state = coalescer.read(new EntryToken(this.product, token, token));
                         long after = admittedAtMost.get();
                         polls.incrementAndGet();
                         String seen = token + " saw " + state + " with " + before + ".." + after + " admitted";
@@ -181,7 +181,7 @@ class PollCoalescerTests {
         PollCoalescer coalescer = new PollCoalescer(reader, new StatusPollProperties(128, 4096, Duration.ofSeconds(1)),
                 this.metrics);
 
-        EntryState state = coalescer.read(new EntryToken(this.product, "u", "alone"));
+        EntryState state = coalescer.read(new EntryToken(this.product, "alone", "alone"));
 
         assertThat(state).isEqualTo(new EntryState(EntryStatus.WAITING, 5, 0, 7));
         assertThat(reader.calls).containsExactly(List.of("alone"));
@@ -204,7 +204,7 @@ class PollCoalescerTests {
 
         // two polls wait for the next call: the queue of this product is full
         assertThatExceptionOfType(ApiException.class)
-            .isThrownBy(() -> coalescer.read(new EntryToken(this.product, "u", "fourth")))
+            .isThrownBy(() -> coalescer.read(new EntryToken(this.product, "fourth", "fourth")))
             .satisfies((ex) -> {
                 assertThat(ex.status()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
                 assertThat(ex.retryAfter()).isEqualTo(Duration.ofSeconds(1));
@@ -238,7 +238,7 @@ class PollCoalescerTests {
                     String token = "t" + i;
                     outcomes.add(threads.submit(() -> {
                         try {
-                            coalescer.read(new EntryToken(this.product, "u", token));
+                            coalescer.read(new EntryToken(this.product, token, token));
                             return null;
                         }
                         catch (RuntimeException ex) {
@@ -267,7 +267,7 @@ class PollCoalescerTests {
 
     private Thread poll(PollCoalescer coalescer, String token, List<EntryState> answers) {
         // platform threads: their state shows when they are parked waiting for a call
-        return Thread.ofPlatform().start(() -> answers.add(coalescer.read(new EntryToken(this.product, "u", token))));
+        return Thread.ofPlatform().start(() -> answers.add(coalescer.read(new EntryToken(this.product, token, token))));
     }
 
     private static void expect(boolean holds, String what, List<String> violations) {

@@ -18,7 +18,6 @@ import java.util.concurrent.TimeUnit;
 import io.queuegate.core.queue.Admission;
 import io.queuegate.core.queue.EntryRemover;
 import io.queuegate.core.queue.QueueKeys;
-import io.queuegate.core.queue.WaitingLine;
 import io.queuegate.core.token.EntryToken;
 import io.queuegate.core.token.TokenCodec;
 import io.queuegate.ingest.IngestApplication;
@@ -94,7 +93,7 @@ class StatusEndpointTests {
             tokens.add(CODEC.issue(this.product, user).value());
         }
         String pending = CODEC.issue(this.product, "eve").value();
-        new WaitingLine(this.redis).append(this.product, tokens);
+        LineFixture.append(this.redis, this.product, LineFixture.usersOf(CODEC, tokens));
         long admittedAt = System.currentTimeMillis();
         new Admission(this.redis).admit(this.product, admittedAt, 10);
         new EntryRemover(this.redis).remove(entry(tokens.get(1)));
@@ -139,7 +138,7 @@ class StatusEndpointTests {
         for (int i = 0; i < 300; i++) {
             tokens.add(CODEC.issue(this.product, "user-" + i).value());
         }
-        new WaitingLine(this.redis).append(this.product, tokens);
+        LineFixture.append(this.redis, this.product, LineFixture.usersOf(CODEC, tokens));
 
         // 50 clients, each with its own connection, polling their share of the line three times
         int clients = 50;

@@ -10,7 +10,8 @@ import java.util.List;
  *
  * @param eventId the change's id, unique per product (the stream entry id)
  * @param productId the product whose line changed
- * @param type ENTERED, ADMITTED, EXPIRED, LEFT, CONSUMED or RESTORED (a booking undone)
+ * @param type ADMITTED, EXPIRED, LEFT, CONSUMED or RESTORED (a booking undone); ENTERED only in trails written
+ *     before entering was left to the entries topic, which records it in log order
  * @param tokens the tokens that changed, in line order
  * @param at epoch milliseconds of the change, by Redis' clock
  * @param expiresAt for ADMITTED, when the entries expire; otherwise null

@@ -29,7 +29,7 @@ public class Admission {
     public AdmissionResult admit(long productId, long nowMillis, int maxBatch) {
         QueueKeys keys = QueueKeys.of(productId);
         List<?> reply = this.timer.time("admit_batch", () -> this.redis.execute(QueueScripts.ADMIT_BATCH,
-                List.of(keys.waiting(), keys.entry(), keys.settings(), keys.stats(), keys.audit()),
+                List.of(keys.waiting(), keys.entry(), keys.settings(), keys.stats(), keys.audit(), keys.gone()),
                 Long.toString(nowMillis), Integer.toString(maxBatch)));
         if (reply == null || reply.size() < 4) {
             return AdmissionResult.UNKNOWN_QUEUE;

@@ -24,11 +24,11 @@ public class EntryRemover {
         this.timer = timer;
     }
 
-    /** @return whether the token held a place */
+    /** @return whether the token's user held a place */
     public boolean remove(EntryToken token) {
         QueueKeys keys = QueueKeys.of(token.productId());
         Long removed = this.timer.time("remove_entry", () -> this.redis.execute(QueueScripts.REMOVE_ENTRY,
-                List.of(keys.waiting(), keys.entry(), keys.members(), keys.stats(), keys.audit()), token.value(),
+                List.of(keys.waiting(), keys.entry(), keys.gone(), keys.stats(), keys.audit()), token.userId(),
                 Long.toString(ScriptTime.REDIS_TIME)));
         return removed != null && removed > 0;
     }

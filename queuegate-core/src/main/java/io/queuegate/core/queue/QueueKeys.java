@@ -19,19 +19,27 @@ public record QueueKeys(long productId) {
         return prefix + ":{" + this.productId + "}";
     }
 
-    /** ZSet of waiting tokens scored by arrival sequence (log order). */
+    /**
+     * ZSet of waiting users scored by arrival sequence (log order). Every set of the line holds user ids, not
+     * tokens: a token is a function of the product and the user, so the user id is the place, and it is the
+     * shortest member that names it.
+     */
     public String waiting() {
         return tagged("waiting");
     }
 
-    /** ZSet of admitted tokens scored by expiry, epoch milliseconds. */
+    /** ZSet of admitted users scored by expiry, epoch milliseconds. */
     public String entry() {
         return tagged("entry");
     }
 
-    /** Hash of every token whose enter event was applied (or that left before it was): token → sequence. */
-    public String members() {
-        return tagged("members");
+    /**
+     * Set of users whose place is gone: left (even before their enter event was applied), expired or used. With
+     * waiting and entry it tells a user the line has placed from one it has not seen yet (PENDING), and keeps a
+     * late or repeated enter event from bringing anyone back.
+     */
+    public String gone() {
+        return tagged("gone");
     }
 
     /** Hash of the queue's settings. */
@@ -39,7 +47,10 @@ public record QueueKeys(long productId) {
         return tagged("queue");
     }
 
-    /** Hash of counters and the admission rate bucket. */
+    /**
+     * Hash of counters, the admission rate bucket, the line's sequence and, per log partition, the last offset
+     * the line applied ({@code applied:<topic>:<partition>}).
+     */
     public String stats() {
         return tagged("stats");
     }
@@ -70,7 +81,7 @@ public record QueueKeys(long productId) {
     }
 
     public List<String> all() {
-        return List.of(waiting(), entry(), members(), settings(), stats(), stock(), bookings(), reservations(), audit(),
+        return List.of(waiting(), entry(), gone(), settings(), stats(), stock(), bookings(), reservations(), audit(),
                 auditLease());
     }
 }

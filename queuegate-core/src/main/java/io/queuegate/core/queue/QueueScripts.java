@@ -11,7 +11,8 @@ import org.springframework.data.redis.core.script.RedisScript;
 /** The queue's Lua scripts, each read once from {@code META-INF/scripts/} and run by SHA. */
 public final class QueueScripts {
 
-    public static final RedisScript<Long> APPEND_WAITING = of("append_waiting", Long.class);
+    @SuppressWarnings("rawtypes")
+    public static final RedisScript<List> APPEND_WAITING = of("append_waiting", List.class);
 
     @SuppressWarnings("rawtypes")
     public static final RedisScript<List> ADMIT_BATCH = of("admit_batch", List.class);

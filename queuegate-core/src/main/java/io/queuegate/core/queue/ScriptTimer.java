@@ -1,7 +1,9 @@
 package io.queuegate.core.queue;
 
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -21,6 +23,14 @@ public final class ScriptTimer {
 
     public <T> T time(String script, Supplier<T> call) {
         return this.timers.computeIfAbsent(script, this::register).record(call);
+    }
+
+    /** Times a call that answers later, from the call until its answer. */
+    public <T> CompletableFuture<T> timeAsync(String script, Supplier<CompletableFuture<T>> call) {
+        Timer timer = this.timers.computeIfAbsent(script, this::register);
+        long start = System.nanoTime();
+        return call.get().whenComplete((result, failure) -> timer.record(System.nanoTime() - start,
+                TimeUnit.NANOSECONDS));
     }
 
     private Timer register(String script) {

@@ -1,17 +1,44 @@
 package io.queuegate.core.queue;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.codec.StringCodec;
 import io.micrometer.core.instrument.Metrics;
 
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
 
-/** Appends applied enter events to a product's line, in log order and idempotently. */
-public class WaitingLine {
+/**
+ * Appends applied enter events to a product's line, in log order and exactly once; see {@code append_waiting.lua}.
+ *
+ * <p>Appends go out on a connection of their own and are pipelined: {@link #appendAsync} sends a chunk without
+ * waiting for the answers to the ones before it, and Redis runs one connection's commands in the order they were
+ * sent. What keeps order when a chunk in the middle fails is in the script, not here: every chunk names the offset
+ * its predecessor ended at, and a chunk whose predecessor is not in is refused.
+ */
+public class WaitingLine implements DisposableBean {
+
+    @SuppressWarnings("rawtypes")
+    private static final RedisScript<List> SCRIPT = QueueScripts.APPEND_WAITING;
 
     private final StringRedisTemplate redis;
 
     private final ScriptTimer timer;
+
+    private StatefulConnection<String, String> connection;
+
+    private RedisClusterAsyncCommands<String, String> commands;
 
     public WaitingLine(StringRedisTemplate redis) {
         this(redis, new ScriptTimer(Metrics.globalRegistry));
@@ -22,22 +49,90 @@ public class WaitingLine {
         this.timer = timer;
     }
 
+    /** Appends one chunk and waits for the answer. */
+    public AppendResult append(LineChunk chunk) {
+        try {
+            return appendAsync(chunk).join();
+        }
+        catch (CompletionException ex) {
+            throw ex.getCause() instanceof RuntimeException cause ? cause : ex;
+        }
+    }
+
     /**
-     * Appends the tokens in the given order, skipping any the line already knows.
-     * @return how many were new
+     * Sends one chunk and returns at once. Chunks sent one after another by one thread reach Redis in that order.
+     * The answer fails when Redis failed the script; it wrote nothing then (a script that writes is refused before
+     * it starts when Redis is out of memory, and every other check comes before the first write).
      */
-    public long append(long productId, List<String> tokens) {
-        if (tokens.isEmpty()) {
-            return 0;
+    public CompletableFuture<AppendResult> appendAsync(LineChunk chunk) {
+        QueueKeys keys = QueueKeys.of(chunk.productId());
+        String[] scriptKeys = { keys.waiting(), keys.entry(), keys.gone(), keys.stats() };
+        List<String> userIds = chunk.userIds();
+        String[] args = new String[userIds.size() + 3];
+        args[0] = LineChunk.appliedField(chunk.source());
+        args[1] = Long.toString(chunk.after());
+        args[2] = offsets(chunk.offsets());
+        for (int i = 0; i < userIds.size(); i++) {
+            args[i + 3] = userIds.get(i);
         }
-        QueueKeys keys = QueueKeys.of(productId);
-        Object[] args = new Object[tokens.size() + 1];
-        args[0] = Long.toString(ScriptTime.REDIS_TIME);
-        for (int i = 0; i < tokens.size(); i++) {
-            args[i + 1] = tokens.get(i);
+        RedisClusterAsyncCommands<String, String> commands = commands();
+        return this.timer.timeAsync("append_waiting", () -> commands
+            .<List<Long>>evalsha(SCRIPT.getSha1(), ScriptOutputType.MULTI, scriptKeys, args)
+            .toCompletableFuture()
+            .handle((reply, failure) -> {
+                if (failure != null) {
+                    if (unwrap(failure) instanceof RedisNoScriptException) {
+                        // Redis lost its scripts (a restart): load it for the retry the failure asks for
+                        commands.scriptLoad(SCRIPT.getScriptAsString());
+                    }
+                    throw failure instanceof CompletionException completion ? completion
+                            : new CompletionException(failure);
+                }
+                long added = reply.get(0);
+                return new AppendResult(added < 0, Math.max(0, added), reply.get(1));
+            }));
+    }
+
+    private synchronized RedisClusterAsyncCommands<String, String> commands() {
+        if (this.commands == null) {
+            LettuceConnectionFactory factory = (LettuceConnectionFactory) this.redis.getRequiredConnectionFactory();
+            AbstractRedisClient client = factory.getRequiredNativeClient();
+            if (client instanceof RedisClusterClient cluster) {
+                var clustered = cluster.connect(StringCodec.UTF8);
+                this.connection = clustered;
+                this.commands = clustered.async();
+            }
+            else {
+                var single = ((RedisClient) client).connect(StringCodec.UTF8);
+                this.connection = single;
+                this.commands = single.async();
+            }
+            this.commands.scriptLoad(SCRIPT.getScriptAsString()).toCompletableFuture().join();
         }
-        Long added = this.timer.time("append_waiting", () -> this.redis.execute(QueueScripts.APPEND_WAITING,
-                List.of(keys.waiting(), keys.members(), keys.stats(), keys.audit()), args));
-        return added == null ? 0 : added;
+        return this.commands;
+    }
+
+    @Override
+    public synchronized void destroy() {
+        if (this.connection != null) {
+            this.connection.close();
+            this.connection = null;
+            this.commands = null;
+        }
+    }
+
+    private static String offsets(long[] offsets) {
+        StringBuilder text = new StringBuilder(offsets.length * 8);
+        for (int i = 0; i < offsets.length; i++) {
+            if (i > 0) {
+                text.append(',');
+            }
+            text.append(offsets[i]);
+        }
+        return text.toString();
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
     }
 }

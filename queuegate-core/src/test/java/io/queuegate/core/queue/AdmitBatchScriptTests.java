@@ -111,6 +111,40 @@ class AdmitBatchScriptTests extends RedisScriptTestSupport {
     }
 
     @Test
+    void expiredUsersAreGoneForGoodAndAuditedByUserId() {
+        configure(2, 1_000, 10, true);
+        this.line.append(this.product, List.of("a", "b", "c"));
+        this.admission.admit(this.product, NOW, 100);
+
+        assertThat(this.admission.admit(this.product, NOW + 10_000, 100)).isEqualTo(new AdmissionResult(1, 2, 1, 0));
+
+        assertThat(gone()).containsExactlyInAnyOrder("a", "b");
+        assertThat(entry()).containsExactly("c");
+        assertThat(status("a", NOW).status()).isEqualTo(EntryStatus.EXPIRED);
+        // a late or repeated enter event does not bring them back
+        assertThat(this.line.append(this.product, List.of("a", "b"))).isZero();
+        assertThat(waiting()).isEmpty();
+        var audit = redis.opsForStream().range(this.keys.audit(), org.springframework.data.domain.Range.unbounded());
+        assertThat(audit).extracting(record -> record.getValue().get("type") + " " + record.getValue().get("users"))
+            .containsExactly("ADMITTED a,b", "EXPIRED a,b", "ADMITTED c");
+    }
+
+    @Test
+    void aLargeStepMovesAndExpiresEveryoneInSlices() {
+        configure(100_000, 100_000, 10, true);
+        List<String> all = tokens("big", 4_500);
+        this.line.append(this.product, all);
+
+        assertThat(this.admission.admit(this.product, NOW, 4_500).admitted()).isEqualTo(4_500);
+        assertThat(entry()).containsExactlyInAnyOrderElementsOf(all);
+        assertThat(entryScores().values()).containsOnly(NOW + 10_000.0);
+
+        assertThat(this.admission.admit(this.product, NOW + 10_000, 4_500).expired()).isEqualTo(4_500);
+        assertThat(gone()).containsExactlyInAnyOrderElementsOf(all);
+        assertThat(entry()).isEmpty();
+    }
+
+    @Test
     void partialExpiryFreesOnlyTheExpiredSlots() {
         configure(3, 1_000, 10, true);
         List<String> all = tokens("t", 6);

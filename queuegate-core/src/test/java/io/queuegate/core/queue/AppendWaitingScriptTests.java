@@ -4,14 +4,26 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.codec.StringCodec;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class AppendWaitingScriptTests extends RedisScriptTestSupport {
 
@@ -30,26 +42,24 @@ class AppendWaitingScriptTests extends RedisScriptTestSupport {
         assertThat(scores).containsExactly(1.0, 2.0, 3.0, 4.0, 5.0, 6.0);
         assertThat(stat("seq")).isEqualTo(6);
         assertThat(stat("enteredTotal")).isEqualTo(6);
-        assertThat(redis.opsForHash().size(this.keys.members())).isEqualTo(6);
+        // a waiting user costs the waiting entry and nothing else
+        assertThat(redis.hasKey(this.keys.gone())).isFalse();
+        assertThat(redis.hasKey(this.keys.audit())).isFalse();
     }
 
     @Test
-    void scriptCalledDirectlyReturnsHowManyWereAddedAndAuditsThem() {
-        Long added = redis.execute(QueueScripts.APPEND_WAITING,
-                List.of(this.keys.waiting(), this.keys.members(), this.keys.stats(), this.keys.audit()),
-                "1700000000000", "a", "b", "c");
+    void scriptCalledDirectlyAnswersAddedAndAppliedAndWritesNoAudit() {
+        List<Object> reply = appendRaw("t:0", -1, "5,6,6", "a", "b", "c");
 
-        assertThat(added).isEqualTo(3);
+        assertThat(reply).containsExactly(3L, 6L);
         assertThat(waiting()).containsExactly("a", "b", "c");
-        var audit = redis.opsForStream().range(this.keys.audit(), org.springframework.data.domain.Range.unbounded());
-        assertThat(audit).hasSize(1);
-        assertThat(audit.getFirst().getValue()).containsEntry("type", "ENTERED").containsEntry("at", "1700000000000")
-            .containsEntry("tokens", "a,b,c");
+        assertThat(redis.opsForHash().get(this.keys.stats(), "applied:t:0")).isEqualTo("6");
+        // the entries topic already is the record of every enter
+        assertThat(redis.hasKey(this.keys.audit())).isFalse();
 
-        assertThat(redis.execute(QueueScripts.APPEND_WAITING,
-                List.of(this.keys.waiting(), this.keys.members(), this.keys.stats(), this.keys.audit()),
-                "1700000000001", "a", "b")).isZero();
-        assertThat(redis.opsForStream().size(this.keys.audit())).as("nothing new, nothing audited").isEqualTo(1);
+        assertThat(appendRaw("t:0", 6, "7", "a")).as("a re-entry").containsExactly(0L, 7L);
+        assertThat(appendRaw("t:0", -1, "5,6,6,7", "a", "b", "c", "a")).as("redelivered").containsExactly(0L, 7L);
+        assertThat(waitingScores()).containsExactly(Map.entry("a", 1.0), Map.entry("b", 2.0), Map.entry("c", 3.0));
     }
 
     @Test
@@ -142,37 +152,198 @@ class AppendWaitingScriptTests extends RedisScriptTestSupport {
     }
 
     @Test
-    void concurrentOverlappingAppendsKeepEveryTokenOnceWithDistinctScores() throws Exception {
-        List<String> all = tokens("c", 1_000);
-        int threads = 4;
+    void aRedeliveredChunkIsSkippedByItsOffsetsEvenWhereItsUsersWouldBeNew() {
+        assertThat(chunk("t:0", LineChunk.UNKNOWN, 0, users("a", 0, 10))).isEqualTo(new AppendResult(false, 10, 9));
+
+        // the same records again, and records 5..9 of a redelivery that starts mid-chunk: nothing at or below the
+        // applied offset is read, whatever users the records carry
+        assertThat(chunk("t:0", LineChunk.UNKNOWN, 0, users("a", 0, 10))).isEqualTo(new AppendResult(false, 0, 9));
+        assertThat(chunk("t:0", LineChunk.UNKNOWN, 5, users("x", 5, 10))).isEqualTo(new AppendResult(false, 5, 14));
+
+        List<String> expected = new ArrayList<>(users("a", 0, 10));
+        expected.addAll(users("x", 10, 5));
+        assertThat(waiting()).containsExactlyElementsOf(expected);
+        assertThat(stat("seq")).isEqualTo(15);
+        assertThat(stat("enteredTotal")).isEqualTo(15);
+    }
+
+    @Test
+    void aChunkWhosePredecessorIsNotInIsRefusedAndWritesNothing() {
+        chunk("t:0", LineChunk.UNKNOWN, 0, users("a", 0, 10));
+        Map<Object, Object> statsBefore = redis.opsForHash().entries(this.keys.stats());
+
+        // records 20..29 expect 10..19 to be in
+        assertThat(chunk("t:0", 19, 20, users("c", 20, 10))).isEqualTo(new AppendResult(true, 0, 9));
+
+        assertThat(waiting()).containsExactlyElementsOf(users("a", 0, 10));
+        assertThat(redis.opsForHash().entries(this.keys.stats())).isEqualTo(statsBefore);
+
+        // the missing chunk, then the refused one again: everyone in log order
+        assertThat(chunk("t:0", 9, 10, users("b", 10, 10)).refused()).isFalse();
+        assertThat(chunk("t:0", 19, 20, users("c", 20, 10)).refused()).isFalse();
+        List<String> expected = new ArrayList<>(users("a", 0, 10));
+        expected.addAll(users("b", 10, 10));
+        expected.addAll(users("c", 20, 10));
+        assertThat(waiting()).containsExactlyElementsOf(expected);
+    }
+
+    @Test
+    void eachPartitionKeepsItsOwnAppliedOffset() {
+        chunk("t:0", LineChunk.UNKNOWN, 100, users("p0-", 100, 3));
+
+        // offset 5 of another partition is not "already applied"
+        assertThat(chunk("t:1", LineChunk.UNKNOWN, 5, users("p1-", 5, 2))).isEqualTo(new AppendResult(false, 2, 6));
+        assertThat(chunk("t:0", 102, 103, users("p0-", 103, 1))).isEqualTo(new AppendResult(false, 1, 103));
+
+        assertThat(waiting()).containsExactly("p0-100", "p0-101", "p0-102", "p1-5", "p1-6", "p0-103");
+    }
+
+    /**
+     * Three chunks in one pipeline, and the middle one fails inside Redis (its gone key has the wrong type while it
+     * runs). The chunk after it is refused, not applied ahead of it; sent again, both land in log order.
+     */
+    @Test
+    void aMiddleChunkThatFailsInRedisKeepsTheChunkAfterItOut() throws Exception {
+        var commands = rawConnection();
+        RedisFuture<List<Object>> first = evalChunk(commands, -1, 0, users("a", 0, 100));
+        RedisFuture<String> breakIt = commands.set(this.keys.gone(), "not a set");
+        RedisFuture<List<Object>> middle = evalChunk(commands, 99, 100, users("b", 100, 100));
+        RedisFuture<Long> mendIt = commands.del(this.keys.gone());
+        RedisFuture<List<Object>> last = evalChunk(commands, 199, 200, users("c", 200, 100));
+        commands.flushCommands();
+
+        assertThat(await(first)).containsExactly(100L, 99L);
+        assertThat(await(breakIt)).isEqualTo("OK");
+        assertThatThrownBy(() -> await(middle)).hasMessageContaining("WRONGTYPE");
+        assertThat(await(mendIt)).isEqualTo(1L);
+        assertThat(await(last)).as("refused").containsExactly(-1L, 99L);
+        assertThat(waiting()).containsExactlyElementsOf(users("a", 0, 100));
+
+        assertThat(chunk("t:0", 99, 100, users("b", 100, 100)).added()).isEqualTo(100);
+        assertThat(chunk("t:0", 199, 200, users("c", 200, 100)).added()).isEqualTo(100);
+        List<String> expected = new ArrayList<>(users("a", 0, 100));
+        expected.addAll(users("b", 100, 100));
+        expected.addAll(users("c", 200, 100));
+        assertThat(waiting()).containsExactlyElementsOf(expected);
+        assertThat(waitingScores().values()).containsExactlyElementsOf(
+                java.util.stream.LongStream.rangeClosed(1, 300).mapToObj(i -> (double) i).toList());
+    }
+
+    /**
+     * Two writers pipeline the same log at once with different chunk boundaries, as an old consumer still
+     * finishing its batch and the new owner of the partition would after a rebalance. Whatever interleaving Redis
+     * sees, each record is applied once and the line is the log.
+     */
+    @RepeatedTest(3)
+    void twoWritersPipeliningTheSameLogKeepItsOrderAndApplyEachRecordOnce() throws Exception {
+        List<String> log = users("u", 0, 6_000);
+        List<Long> added = Collections.synchronizedList(new ArrayList<>());
         CountDownLatch start = new CountDownLatch(1);
-        List<Future<Long>> results = new ArrayList<>();
-        try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
-            for (int t = 0; t < threads; t++) {
-                int offset = t * 100;
-                results.add(pool.submit(() -> {
+        WaitingLine other = new WaitingLine(redis);
+        try (ExecutorService pool = Executors.newFixedThreadPool(2)) {
+            List<Future<?>> writers = new ArrayList<>();
+            for (Object[] writer : new Object[][] { { this.waitingLine, 250 }, { other, 170 } }) {
+                writers.add(pool.submit(() -> {
                     start.await();
-                    long added = 0;
-                    // each thread walks the whole log in chunks, starting at a different place
-                    for (int i = 0; i < all.size(); i += 50) {
-                        int from = (offset + i) % all.size();
-                        added += this.line.append(this.product, all.subList(from, Math.min(from + 50, all.size())));
+                    WaitingLine line = (WaitingLine) writer[0];
+                    int size = (Integer) writer[1];
+                    List<CompletableFuture<AppendResult>> answers = new ArrayList<>();
+                    long after = LineChunk.UNKNOWN;
+                    for (int from = 0; from < log.size(); from += size) {
+                        int count = Math.min(size, log.size() - from);
+                        LineChunk chunk = new LineChunk(this.product, "t:0", after, offsets(from, count),
+                                log.subList(from, from + count));
+                        after = chunk.lastOffset();
+                        answers.add(line.appendAsync(chunk));
                     }
-                    return added;
+                    for (CompletableFuture<AppendResult> answer : answers) {
+                        AppendResult result = answer.get(30, TimeUnit.SECONDS);
+                        assertThat(result.refused()).isFalse();
+                        added.add(result.added());
+                    }
+                    return null;
                 }));
             }
             start.countDown();
-            long added = 0;
-            for (Future<Long> result : results) {
-                added += result.get();
+            for (Future<?> writer : writers) {
+                writer.get();
             }
-            assertThat(added).isEqualTo(1_000);
+        }
+        finally {
+            other.destroy();
         }
 
-        Map<String, Double> scores = waitingScores();
-        assertThat(scores.keySet()).containsExactlyInAnyOrderElementsOf(all);
-        assertThat(scores.values()).doesNotHaveDuplicates();
-        assertThat(stat("seq")).isEqualTo(1_000);
-        assertThat(stat("enteredTotal")).isEqualTo(1_000);
+        assertThat(added.stream().mapToLong(Long::longValue).sum()).isEqualTo(6_000);
+        assertThat(waiting()).containsExactlyElementsOf(log);
+        assertThat(waitingScores().get(log.getLast())).isEqualTo(6_000.0);
+        assertThat(stat("seq")).isEqualTo(6_000);
+        assertThat(stat("enteredTotal")).isEqualTo(6_000);
+        assertThat(redis.opsForHash().get(this.keys.stats(), "applied:t:0")).isEqualTo("5999");
+    }
+
+    private AppendResult chunk(String source, long after, long firstOffset, List<String> users) {
+        return this.waitingLine.append(new LineChunk(this.product, source, after,
+                offsets(firstOffset, users.size()), users));
+    }
+
+    private static List<String> users(String prefix, int first, int count) {
+        List<String> users = new ArrayList<>(count);
+        for (int i = first; i < first + count; i++) {
+            users.add(prefix + i);
+        }
+        return users;
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<Object> appendRaw(String source, long after, String offsets, String... users) {
+        Object[] args = new Object[users.length + 3];
+        args[0] = "applied:" + source;
+        args[1] = Long.toString(after);
+        args[2] = offsets;
+        System.arraycopy(users, 0, args, 3, users.length);
+        return redis.execute(QueueScripts.APPEND_WAITING,
+                List.of(this.keys.waiting(), this.keys.entry(), this.keys.gone(), this.keys.stats()), args);
+    }
+
+    private RedisAsyncCommands<String, String> rawConnection() {
+        StatefulRedisConnection<String, String> connection = ((RedisClient) connectionFactory
+            .getRequiredNativeClient()).connect(StringCodec.UTF8);
+        this.closeAfter = connection;
+        RedisAsyncCommands<String, String> commands = connection.async();
+        commands.scriptLoad(QueueScripts.APPEND_WAITING.getScriptAsString());
+        commands.setAutoFlushCommands(false);
+        return commands;
+    }
+
+    private RedisFuture<List<Object>> evalChunk(RedisAsyncCommands<String, String> commands, long after, int first,
+            List<String> users) {
+        String[] args = new String[users.size() + 3];
+        args[0] = "applied:t:0";
+        args[1] = Long.toString(after);
+        args[2] = String.join(",", java.util.Arrays.stream(offsets(first, users.size())).mapToObj(Long::toString)
+            .toList());
+        for (int i = 0; i < users.size(); i++) {
+            args[i + 3] = users.get(i);
+        }
+        return commands.evalsha(QueueScripts.APPEND_WAITING.getSha1(), ScriptOutputType.MULTI,
+                new String[] { this.keys.waiting(), this.keys.entry(), this.keys.gone(), this.keys.stats() }, args);
+    }
+
+    private static <T> T await(RedisFuture<T> future) throws Exception {
+        try {
+            return future.get(10, TimeUnit.SECONDS);
+        }
+        catch (java.util.concurrent.ExecutionException ex) {
+            throw (Exception) ex.getCause();
+        }
+    }
+
+    private StatefulRedisConnection<String, String> closeAfter;
+
+    @AfterEach
+    void closeRawConnection() {
+        if (this.closeAfter != null) {
+            this.closeAfter.close();
+        }
     }
 }

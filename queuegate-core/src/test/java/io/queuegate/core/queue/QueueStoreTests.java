@@ -59,9 +59,13 @@ class QueueStoreTests extends RedisScriptTestSupport {
         this.store.save(this.product, new QueueSettings(3, 100, 10, true));
         this.line.append(this.product, tokens("t", 7));
         this.admission.admit(this.product, NOW, 100);
+        this.remover.remove(token("t-00007"));
         redis.opsForValue().set(this.keys.stock(), "5");
         redis.opsForHash().put(this.keys.bookings(), "b1", "{}");
-        assertThat(redis.countExistingKeys(this.keys.all())).as("the seven data keys and the audit stream").isEqualTo(8);
+        // the audit stream is left out: the product is registered, so a relay of another run may drain it meanwhile
+        assertThat(redis.countExistingKeys(List.of(this.keys.waiting(), this.keys.entry(), this.keys.gone(),
+                this.keys.settings(), this.keys.stats(), this.keys.stock(), this.keys.bookings())))
+            .as("the seven data keys (gone holds the leaver)").isEqualTo(7);
 
         this.store.delete(this.product);
 

@@ -88,14 +88,25 @@ class ReadStatusScriptTests extends RedisScriptTestSupport {
     }
 
     @Test
-    void tokenRemovedFromEntryByOtherMeansWhileStillAMemberIsExpired() {
+    void userWhoseBookingUsedTheEntryIsExpired() {
         configure(2, 25, 60, true);
         this.line.append(this.product, List.of("a"));
         this.admission.admit(this.product, NOW, 100);
+        // what consume_entry leaves behind: out of entry, in gone
         redis.opsForZSet().remove(this.keys.entry(), "a");
+        redis.opsForSet().add(this.keys.gone(), "a");
 
-        assertThat(redis.opsForHash().hasKey(this.keys.members(), "a")).isTrue();
         assertThat(status("a", NOW)).isEqualTo(new EntryState(EntryStatus.EXPIRED, 0, 0, 25));
+    }
+
+    @Test
+    void userTheLineHasNeverPlacedIsPendingEvenWhenOthersAreGone() {
+        configure(2, 25, 60, true);
+        this.line.append(this.product, List.of("a", "b"));
+        this.remover.remove(token("a"));
+
+        assertThat(status("late", NOW)).isEqualTo(new EntryState(EntryStatus.PENDING, 0, 0, 25));
+        assertThat(redis.hasKey(this.keys.gone())).isTrue();
     }
 
     @Test
@@ -115,8 +126,6 @@ class ReadStatusScriptTests extends RedisScriptTestSupport {
         long future = System.currentTimeMillis() + 3_600_000;
         redis.opsForZSet().add(this.keys.entry(), "fresh", future);
         redis.opsForZSet().add(this.keys.entry(), "stale", 1_000);
-        redis.opsForHash().put(this.keys.members(), "fresh", "1");
-        redis.opsForHash().put(this.keys.members(), "stale", "2");
 
         assertThat(status("fresh", ScriptTime.REDIS_TIME))
             .isEqualTo(new EntryState(EntryStatus.AVAILABLE, 0, future, 25));
@@ -130,7 +139,7 @@ class ReadStatusScriptTests extends RedisScriptTestSupport {
 
         @SuppressWarnings("unchecked")
         List<Object> reply = redis.execute(QueueScripts.READ_STATUS,
-                List.of(this.keys.entry(), this.keys.waiting(), this.keys.members(), this.keys.settings()),
+                List.of(this.keys.entry(), this.keys.waiting(), this.keys.gone(), this.keys.settings()),
                 Long.toString(NOW), "b", "never-seen");
 
         assertThat(reply).containsExactly(25L, "WAITING", 2L, 0L, "PENDING", 0L, 0L);
@@ -167,8 +176,6 @@ class ReadStatusScriptTests extends RedisScriptTestSupport {
         this.line.append(this.product, List.of("c"));
         redis.opsForZSet().add(this.keys.entry(), "a", NOW + 60_000);
         redis.opsForZSet().add(this.keys.entry(), "b", NOW + 90_000);
-        redis.opsForHash().put(this.keys.members(), "a", "1");
-        redis.opsForHash().put(this.keys.members(), "b", "2");
 
         assertThat(this.statusReader.readAll(this.product, List.of("a", "b", "c"), NOW + 60_000)).containsExactly(
                 new EntryState(EntryStatus.EXPIRED, 0, 0, 25),

@@ -37,7 +37,10 @@ abstract class RedisScriptTestSupport {
 
     QueueStore store;
 
-    WaitingLine line;
+    WaitingLine waitingLine;
+
+    /** Appends as the line writer does, each call the next stretch of one partition. */
+    LogAppender line;
 
     Admission admission;
 
@@ -71,7 +74,8 @@ abstract class RedisScriptTestSupport {
             this.keys = QueueKeys.of(this.product);
         }
         this.store = new QueueStore(redis);
-        this.line = new WaitingLine(redis);
+        this.waitingLine = new WaitingLine(redis);
+        this.line = new LogAppender(this.waitingLine, "test-topic:0");
         this.admission = new Admission(redis);
         this.statusReader = new EntryStatusReader(redis);
         this.remover = new EntryRemover(redis);
@@ -79,6 +83,7 @@ abstract class RedisScriptTestSupport {
 
     @AfterEach
     void deleteProduct() {
+        this.waitingLine.destroy();
         redis.delete(this.keys.all());
         redis.opsForSet().remove(QueueKeys.REGISTRY, Long.toString(this.product));
     }
@@ -102,8 +107,14 @@ abstract class RedisScriptTestSupport {
         return tokens;
     }
 
-    EntryToken token(String value) {
-        return new EntryToken(this.product, "user", value);
+    /** A verified token of the given user: the line's sets hold user ids, which is what the tests name. */
+    EntryToken token(String userId) {
+        return new EntryToken(this.product, userId, "token-of-" + userId);
+    }
+
+    List<String> gone() {
+        Set<String> members = redis.opsForSet().members(this.keys.gone());
+        return members == null ? List.of() : List.copyOf(members);
     }
 
     List<String> waiting() {
@@ -128,8 +139,51 @@ abstract class RedisScriptTestSupport {
         return value == null ? 0 : Long.parseLong(value.toString());
     }
 
-    EntryState status(String token, long now) {
-        return this.statusReader.read(token(token), now);
+    EntryState status(String userId, long now) {
+        return this.statusReader.read(token(userId), now);
+    }
+
+    /**
+     * Sends each call's users as the next records of one partition, one user per record, as one chunk that
+     * expects the previous call's chunk to be in.
+     */
+    static final class LogAppender {
+
+        private final WaitingLine line;
+
+        private final String source;
+
+        private long next;
+
+        private long after = LineChunk.UNKNOWN;
+
+        LogAppender(WaitingLine line, String source) {
+            this.line = line;
+            this.source = source;
+        }
+
+        synchronized long append(long productId, List<String> userIds) {
+            if (userIds.isEmpty()) {
+                return 0;
+            }
+            LineChunk chunk = new LineChunk(productId, this.source, this.after, offsets(this.next, userIds.size()),
+                    userIds);
+            this.next += userIds.size();
+            this.after = chunk.lastOffset();
+            AppendResult result = this.line.append(chunk);
+            if (result.refused()) {
+                throw new IllegalStateException("refused: " + result);
+            }
+            return result.added();
+        }
+    }
+
+    static long[] offsets(long first, int count) {
+        long[] offsets = new long[count];
+        for (int i = 0; i < count; i++) {
+            offsets[i] = first + i;
+        }
+        return offsets;
     }
 
     private static List<String> zrange(String key) {

@@ -69,19 +69,21 @@ class RemoveEntryScriptTests extends RedisScriptTestSupport {
     }
 
     @Test
-    void leavingKeepsTheOriginalMemberRecord() {
+    void leavingRecordsTheUserAsGoneWhetherOrNotTheyHeldAPlace() {
         configure(10, 100, 60, true);
         this.line.append(this.product, List.of("a", "b"));
 
         this.remover.remove(token("b"));
+        this.remover.remove(token("never-entered"));
 
-        assertThat(redis.opsForHash().get(this.keys.members(), "b")).isEqualTo("2");
+        assertThat(gone()).containsExactlyInAnyOrder("b", "never-entered");
+        assertThat(waiting()).containsExactly("a");
     }
 
     @Test
     void scriptCalledDirectlyAnswersOneOrZeroAndAuditsOnlyARealLeave() {
         this.line.append(this.product, List.of("a"));
-        List<String> scriptKeys = List.of(this.keys.waiting(), this.keys.entry(), this.keys.members(),
+        List<String> scriptKeys = List.of(this.keys.waiting(), this.keys.entry(), this.keys.gone(),
                 this.keys.stats(), this.keys.audit());
         long entered = redis.opsForStream().size(this.keys.audit());
 
@@ -89,7 +91,7 @@ class RemoveEntryScriptTests extends RedisScriptTestSupport {
         assertThat(redis.execute(QueueScripts.REMOVE_ENTRY, scriptKeys, "a", "1700000000001")).isEqualTo(0L);
         var audit = redis.opsForStream().range(this.keys.audit(), org.springframework.data.domain.Range.unbounded());
         assertThat(audit).hasSize((int) entered + 1);
-        assertThat(audit.getLast().getValue()).containsEntry("type", "LEFT").containsEntry("tokens", "a")
+        assertThat(audit.getLast().getValue()).containsEntry("type", "LEFT").containsEntry("users", "a")
             .containsEntry("at", "1700000000000");
     }
 }

@@ -1,0 +1,80 @@
+package io.queuegate.admission.line;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+
+import io.queuegate.core.queue.AppendResult;
+import io.queuegate.core.queue.LineChunk;
+import io.queuegate.core.queue.WaitingLine;
+
+/**
+ * Sends one consumer batch's chunks to the line in log order without waiting for answers in between, and keeps
+ * the answers. Its steps run one after another (each after the previous chunk was sent), never at once.
+ */
+final class ChunkSender {
+
+    /** Far beyond any answer; only a connection that hangs without failing would reach it. */
+    private static final long PATIENCE_SECONDS = 120;
+
+    private final WaitingLine line;
+
+    /** The last offset sent per product and partition in this batch: what the next chunk expects to be applied. */
+    private final Map<LineSource, Long> lastSent = new HashMap<>();
+
+    private final List<CompletableFuture<AppendResult>> answers = new ArrayList<>();
+
+    ChunkSender(WaitingLine line) {
+        this.line = line;
+    }
+
+    /** Sends each product's share of one chunk; the first chunk of a product in the batch expects nothing. */
+    Void send(Collection<LineChunkBuilder> groups) {
+        for (LineChunkBuilder group : groups) {
+            LineChunk chunk = group.build(this.lastSent.getOrDefault(group.source(), LineChunk.UNKNOWN));
+            this.lastSent.put(group.source(), chunk.lastOffset());
+            this.answers.add(this.line.appendAsync(chunk));
+        }
+        return null;
+    }
+
+    /** Waits until every chunk sent is answered, failed or not; returns how many users joined the lines. */
+    long awaitAdded() {
+        CompletableFuture<?>[] all = this.answers.toArray(CompletableFuture[]::new);
+        try {
+            CompletableFuture.allOf(all).orTimeout(PATIENCE_SECONDS, TimeUnit.SECONDS).join();
+        }
+        catch (CompletionException ex) {
+            // failures are looked at in order by throwFirstFailure
+        }
+        return this.answers.stream()
+            .filter(answer -> answer.isDone() && !answer.isCompletedExceptionally())
+            .mapToLong(answer -> answer.join().added())
+            .sum();
+    }
+
+    /** Throws the first chunk's failure, in log order, or a refusal; returns when every chunk is in. */
+    void throwFirstFailure() {
+        for (CompletableFuture<AppendResult> answer : this.answers) {
+            AppendResult result;
+            try {
+                result = answer.getNow(null);
+            }
+            catch (CompletionException ex) {
+                throw ex.getCause() instanceof RuntimeException cause ? cause : ex;
+            }
+            if (result == null) {
+                throw new IllegalStateException("the line did not answer an append within " + PATIENCE_SECONDS + " s");
+            }
+            if (result.refused()) {
+                throw new IllegalStateException("the line refused a chunk because the one before it is not in "
+                        + "(applied through offset " + result.applied() + "); the batch is sent again");
+            }
+        }
+    }
+}

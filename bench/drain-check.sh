@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Figure 2 (burst drain ÷ redis-benchmark ZADD -P 64) and figure 7 (bytes per waiting user) on a private Redis,
+# Kafka broker and admission worker, so that they can be measured while a stack runs on the usual ports.
+#
+#   bench/drain-check.sh [EVENTS] [ROUNDS]      # default 1,000,000 events, 2 rounds of burst and backlog
+#
+# Ports: DRAIN_REDIS_PORT (6391), DRAIN_KAFKA_PORT (19193), DRAIN_KAFKA_CONTROLLER_PORT (19194), DRAIN_WORKER_PORT
+# (18191). Builds admission-worker and bench with `mvn package` (nothing is installed), stops what it started.
+set -euo pipefail
+# shellcheck source=../scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
+cd "$ROOT"
+use_java25
+export MAVEN_OPTS="${MAVEN_OPTS:---sun-misc-unsafe-memory-access=allow}"
+
+EVENTS="${1:-1000000}"
+ROUNDS="${2:-2}"
+REDIS_PORT="${DRAIN_REDIS_PORT:-6391}"
+KPORT="${DRAIN_KAFKA_PORT:-19193}"
+KCPORT="${DRAIN_KAFKA_CONTROLLER_PORT:-19194}"
+WPORT="${DRAIN_WORKER_PORT:-18191}"
+WORK="$ROOT/.local/drain-check"
+TOPIC="drain.entries"
+SECRET="drain-check-token-secret-0123456789"
+mkdir -p "$WORK"
+
+if [ "${DRAIN_NO_BUILD:-}" = "" ]; then
+    log "building admission-worker and bench (mvn package, tests skipped)"
+    "$(maven_cmd)" -q -o -B package -DskipTests -pl admission-worker,bench -am
+fi
+WORKER_JAR="$(ls admission-worker/target/admission-worker-*-exec.jar)"
+BENCH_JAR="$(ls bench/target/queuegate-bench-*-exec.jar)"
+drain() {
+    java --sun-misc-unsafe-memory-access=allow -Xmx3g -Dloader.main=io.queuegate.bench.DrainCheck -cp "$BENCH_JAR" \
+        org.springframework.boot.loader.launch.PropertiesLauncher "$@"
+}
+
+WORKER_PID=""
+cleanup() {
+    [ -n "$WORKER_PID" ] && kill "$WORKER_PID" 2>/dev/null && wait "$WORKER_PID" 2>/dev/null || true
+    KAFKA_PORT="$KPORT" KAFKA_CONTROLLER_PORT="$KCPORT" scripts/kafka.sh stop >/dev/null 2>&1 || true
+    redis-cli -p "$REDIS_PORT" shutdown nosave >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+
+redis-server --port "$REDIS_PORT" --save '' --appendonly no --daemonize yes --dir "$WORK" \
+    --logfile "$WORK/redis.log" --pidfile "$WORK/redis.pid"
+KAFKA_PORT="$KPORT" KAFKA_CONTROLLER_PORT="$KCPORT" scripts/kafka.sh start
+
+start_worker() {
+    SERVER_PORT="$WPORT" SPRING_PROFILES_ACTIVE=dev SPRING_DATA_REDIS_PORT="$REDIS_PORT" \
+    SPRING_KAFKA_BOOTSTRAP_SERVERS="127.0.0.1:$KPORT" QUEUEGATE_ADMISSION_TOPIC="$TOPIC" \
+    QUEUEGATE_ADMISSION_AUDITTOPIC=drain.audit QUEUEGATE_TOKEN_SECRET="$SECRET" \
+    java --sun-misc-unsafe-memory-access=allow -XX:+UseG1GC -Xms256m -Xmx512m ${DRAIN_WORKER_OPTS:-} \
+        -jar "$WORKER_JAR" >>"$WORK/worker.log" 2>&1 &
+    WORKER_PID=$!
+    for _ in $(seq 1 120); do
+        curl -fs "http://127.0.0.1:$WPORT/actuator/health" >/dev/null 2>&1 && return 0
+        sleep 1
+    done
+    die "the worker did not answer on :$WPORT (see $WORK/worker.log)"
+}
+stop_worker() { kill "$WORKER_PID"; wait "$WORKER_PID" 2>/dev/null || true; WORKER_PID=""; }
+
+yardstick() {
+    local key="drain-check:zadd:{$$}"
+    redis-benchmark -p "$REDIS_PORT" -c 50 -P 64 -r 1000000 -n 2000000 --csv ZADD "$key" __rand_int__ __rand_int__ \
+        | awk -F'","' '/ZADD/ { gsub(/"/, "", $2); printf "yardstick: redis-benchmark ZADD -c 50 -P 64: %.0f ops/s\n", $2 }'
+    redis-cli -p "$REDIS_PORT" unlink "$key" >/dev/null
+}
+
+start_worker
+for round in $(seq 1 "$ROUNDS"); do
+    log "round $round"
+    yardstick
+    drain burst "127.0.0.1:$KPORT" "$TOPIC" "$REDIS_PORT" "$EVENTS" "$SECRET"
+    stop_worker
+    product="$(drain produce "127.0.0.1:$KPORT" "$TOPIC" "$REDIS_PORT" "$EVENTS" "$SECRET")"
+    drain await "$product" "$REDIS_PORT" "$EVENTS" &
+    awaiting=$!
+    start_worker
+    wait "$awaiting"
+    yardstick
+done
