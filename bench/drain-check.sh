@@ -5,7 +5,7 @@
 #   bench/drain-check.sh [EVENTS] [ROUNDS]      # default 1,000,000 events, 2 rounds of burst and backlog
 #
 # Ports: DRAIN_REDIS_PORT (6391), DRAIN_KAFKA_PORT (19193), DRAIN_KAFKA_CONTROLLER_PORT (19194), DRAIN_WORKER_PORT
-# (18191). Builds admission-worker and bench with `mvn package` (nothing is installed), stops what it started.
+# (18191); DRAIN_WORKER_JAR runs another build of the worker. Builds admission-worker and bench with `mvn package` (nothing is installed), stops what it started.
 set -euo pipefail
 # shellcheck source=../scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
@@ -28,7 +28,7 @@ if [ "${DRAIN_NO_BUILD:-}" = "" ]; then
     log "building admission-worker and bench (mvn package, tests skipped)"
     "$(maven_cmd)" -q -o -B package -DskipTests -pl admission-worker,bench -am
 fi
-WORKER_JAR="$(ls admission-worker/target/admission-worker-*-exec.jar)"
+WORKER_JAR="${DRAIN_WORKER_JAR:-$(ls admission-worker/target/admission-worker-*-exec.jar)}"
 BENCH_JAR="$(ls bench/target/queuegate-bench-*-exec.jar)"
 drain() {
     java --sun-misc-unsafe-memory-access=allow -Xmx3g -Dloader.main=io.queuegate.bench.DrainCheck -cp "$BENCH_JAR" \
@@ -69,6 +69,15 @@ yardstick() {
     redis-cli -p "$REDIS_PORT" unlink "$key" >/dev/null
 }
 
+# CPU seconds a process has used so far (user + system)
+cpu() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$1/stat"; }
+cpu_report() {
+    local what="$1" w0="$2" r0="$3" k0="$4"
+    awk -v w="$(cpu "$WORKER_PID")" -v r="$(cpu "$(cat "$WORK/redis.pid")")" -v k="$(cpu "$(cat .local/kafka/kafka.pid)")" \
+        -v w0="$w0" -v r0="$r0" -v k0="$k0" -v n="$EVENTS" -v what="$what" \
+        'BEGIN { printf "%s CPU per event: worker %.1f µs, redis %.1f µs, kafka %.1f µs\n", what, (w-w0)*1e6/n, (r-r0)*1e6/n, (k-k0)*1e6/n }'
+}
+
 start_worker
 for round in $(seq 1 "$ROUNDS"); do
     log "round $round"
@@ -79,6 +88,8 @@ for round in $(seq 1 "$ROUNDS"); do
     drain await "$product" "$REDIS_PORT" "$EVENTS" &
     awaiting=$!
     start_worker
+    w0="$(cpu "$WORKER_PID")" r0="$(cpu "$(cat "$WORK/redis.pid")")" k0="$(cpu "$(cat .local/kafka/kafka.pid)")"
     wait "$awaiting"
+    cpu_report backlog "$w0" "$r0" "$k0"
     yardstick
 done

@@ -20,7 +20,7 @@ import io.queuegate.core.queue.ScriptTime;
  */
 final class AdmissionScenario {
 
-    private static final String BARE = """
+    static final String BARE = """
             local head = redis.call('ZPOPMIN', KEYS[1], ARGV[1])
             local args = {}
             for i = 1, #head, 2 do

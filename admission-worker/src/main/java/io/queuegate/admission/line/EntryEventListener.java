@@ -37,8 +37,8 @@ import org.springframework.stereotype.Component;
  * <p>Each chunk is sent to Redis as soon as it is verified and the one before it was sent, without waiting for
  * Redis to answer the one before: waiting for each answer in turn left Redis idle for most of a burst. Order
  * holds because every chunk names the offset the previous chunk of its product and partition ended at, and the
- * line refuses a chunk whose predecessor it has not applied (see {@link LineChunk}); a refusal fails the batch,
- * and its retry skips what is in.
+ * line refuses a chunk whose predecessor it has not applied (see {@link io.queuegate.core.queue.LineChunk}); a
+ * refusal fails the batch, and its retry skips what is in.
  */
 @Component
 class EntryEventListener implements DisposableBean {
