@@ -1,6 +1,5 @@
 package io.queuegate.ingest.entry;
 
-import java.net.URI;
 import java.util.EnumMap;
 import java.util.Map;
 
@@ -20,8 +19,10 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 
+import jakarta.servlet.http.HttpServletResponse;
 import jakarta.validation.Valid;
 
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -31,6 +32,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 /** A user's place in a product's line: enter, poll, leave. */
@@ -80,8 +82,9 @@ class EntryController {
     @ApiResponse(responseCode = "404", description = "queue_not_found")
     @ApiResponse(responseCode = "409", description = "queue_closed")
     @ApiResponse(responseCode = "503", description = "unavailable: Kafka did not acknowledge in time; see Retry-After")
-    ResponseEntity<EntryAccepted> enter(@PathVariable("productId") String productIdText,
-            @Valid @RequestBody EnterRequest request) {
+    @ResponseStatus(HttpStatus.ACCEPTED)
+    EntryAccepted enter(@PathVariable("productId") String productIdText, @Valid @RequestBody EnterRequest request,
+            HttpServletResponse response) {
         long productId = ProductIds.parse(productIdText);
         EntryToken token;
         try {
@@ -95,9 +98,9 @@ class EntryController {
             throw ex;
         }
         this.accepted.increment();
-        return ResponseEntity.status(HttpStatus.ACCEPTED)
-            .location(URI.create("/api/v1/queues/" + productId + "/entries/" + token.value()))
-            .body(new EntryAccepted(token.value(), productId, EntryStatus.PENDING));
+        // the body itself, not a ResponseEntity, for the reason given at status()
+        response.setHeader(HttpHeaders.LOCATION, "/api/v1/queues/" + productId + "/entries/" + token.value());
+        return new EntryAccepted(token.value(), productId, EntryStatus.PENDING);
     }
 
     @GetMapping("/{token}")
