@@ -138,7 +138,9 @@ public class EntryGate {
                     catch (InterruptedException interrupted) {
                         return;
                     }
-                    pauseMs = Math.min(5_000, pauseMs * 2);
+                    // at most 1 s: the caller was told to retry after about that long, and a retry that comes
+                    // before the undo finds the token consumed (403); a 5 s cap lost that race in the fault runs
+                    pauseMs = Math.min(1_000, pauseMs * 2);
                 }
             }
             log.error("reservation {} of product {} may stand unconfirmed: Redis did not answer for {}", bookingId,
