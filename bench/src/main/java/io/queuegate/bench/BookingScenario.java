@@ -81,13 +81,16 @@ final class BookingScenario {
         return out;
     }
 
-    /** Issues tokens and puts them in {@code entry:{p}} as if admitted, expiring in 30 minutes. */
+    /** Issues tokens and puts their users in {@code entry:{p}} as if admitted, expiring in 30 minutes. */
     private static List<String> admitted(Bench bench, long product, int count, String prefix) {
         List<String> tokens = new ArrayList<>(count);
+        List<String> users = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            tokens.add(bench.codec.issue(product, prefix + bench.runId + "-" + i).value());
+            String user = prefix + bench.runId + "-" + i;
+            users.add(user);
+            tokens.add(bench.codec.issue(product, user).value());
         }
-        bench.redis.zaddAll(QueueKeys.of(product).entry(), tokens, 0, (double) (System.currentTimeMillis() + 1_800_000));
+        bench.redis.zaddAll(QueueKeys.of(product).entry(), users, 0, (double) (System.currentTimeMillis() + 1_800_000));
         return tokens;
     }
 
