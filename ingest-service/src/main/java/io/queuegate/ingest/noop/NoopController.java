@@ -5,11 +5,11 @@ import io.swagger.v3.oas.annotations.Hidden;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
-import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
@@ -23,8 +23,11 @@ class NoopController {
 
     @PostMapping(path = "/bench/noop/{productId}/entries", consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<NoopReply> enter(@PathVariable long productId, @RequestBody NoopRequest request) {
-        return ResponseEntity.status(HttpStatus.ACCEPTED).body(new NoopReply(request.userId(), productId, "PENDING"));
+    @ResponseStatus(HttpStatus.ACCEPTED)
+    NoopReply enter(@PathVariable long productId, @RequestBody NoopRequest request) {
+        // answered like the enter endpoint answers: the body, not a ResponseEntity (whose early flush makes Tomcat
+        // send a chunked answer in two writes, a fifth of this endpoint's CPU when it did)
+        return new NoopReply(request.userId(), productId, "PENDING");
     }
 
     @GetMapping(path = "/bench/noop/{productId}/entries/{token}",
