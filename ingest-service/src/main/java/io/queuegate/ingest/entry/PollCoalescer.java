@@ -29,8 +29,9 @@ import org.springframework.stereotype.Component;
  * <p>Every poll is read by a call that starts after the poll arrived, so an answer is never older than its request:
  * positions stay exact and never rise from one poll of a user to the next, exactly as with one call per poll.
  *
- * <p>A poll waits at most for the call in flight and then its own, each bounded by the Redis command timeout; a
- * failed call fails every poll it carried with the same exception (a store failure answers 503).
+ * <p>Calls are served in arrival order: a poll waits for the call in flight and for the calls of the polls queued
+ * before it (one call per {@code max-batch} of them), each bounded by the Redis command timeout, and {@code max-queued}
+ * bounds the queue. A failed call fails every poll it carried with the same exception (a store failure answers 503).
  */
 @Component
 class PollCoalescer {
