@@ -3,7 +3,6 @@ package io.queuegate.bench;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -11,9 +10,7 @@ import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.token.TokenCodec;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * Figure 2 on a stack of one's own: produces a burst of enter events with valid tokens (as {@link DrainScenario}
@@ -49,7 +46,8 @@ public final class DrainCheck {
             throws Exception {
         long product = newProduct();
         List<ProducerRecord<byte[], byte[]>> records = records(topic, product, events, secret);
-        try (Redis redis = new Redis("127.0.0.1", redisPort); KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
+        try (Redis redis = new Redis("127.0.0.1", redisPort);
+                KafkaProducer<byte[], byte[]> producer = DrainScenario.burstProducer(bootstrap)) {
             producer.partitionsFor(topic);
             long start = System.nanoTime();
             AtomicLong producedAt = new AtomicLong();
@@ -84,7 +82,7 @@ public final class DrainCheck {
 
     private static void produce(String bootstrap, String topic, long product, int events, String secret) {
         List<ProducerRecord<byte[], byte[]>> records = records(topic, product, events, secret);
-        try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
+        try (KafkaProducer<byte[], byte[]> producer = DrainScenario.burstProducer(bootstrap)) {
             long start = System.nanoTime();
             records.forEach(producer::send);
             producer.flush();
@@ -137,18 +135,5 @@ public final class DrainCheck {
             records.add(new ProducerRecord<>(topic, key, json.getBytes(StandardCharsets.UTF_8)));
         }
         return records;
-    }
-
-    private static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(ProducerConfig.ACKS_CONFIG, "all");
-        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        props.put(ProducerConfig.LINGER_MS_CONFIG, "5");
-        props.put(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(512 * 1024));
-        props.put(ProducerConfig.BUFFER_MEMORY_CONFIG, Long.toString(512L * 1024 * 1024));
-        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        return new KafkaProducer<>(props);
     }
 }

@@ -102,15 +102,6 @@ final class DrainScenario {
         long usedBefore = Long.parseLong(bench.redis.info("memory").get("used_memory"));
 
         bench.progress.phase("drain: producing " + events + " events and draining them into waiting", events / 200_000.0);
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bench.options.host() + ":9092");
-        props.put(ProducerConfig.ACKS_CONFIG, "all");
-        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        props.put(ProducerConfig.LINGER_MS_CONFIG, "5");
-        props.put(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(512 * 1024));
-        props.put(ProducerConfig.BUFFER_MEMORY_CONFIG, Long.toString(512L * 1024 * 1024));
-        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         AtomicLong failed = new AtomicLong();
         List<long[]> curve = new ArrayList<>();
         Map<String, Object> out = new LinkedHashMap<>();
@@ -119,7 +110,7 @@ final class DrainScenario {
             long produced;
             long firstSeen = -1;
             long done = -1;
-            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+            try (KafkaProducer<byte[], byte[]> producer = burstProducer(bench.options.host() + ":9092")) {
                 producer.partitionsFor(Bench.TOPIC);
                 start = System.nanoTime();
                 Thread sender = Thread.ofPlatform().name("bench-producer").start(() -> {
@@ -198,6 +189,20 @@ final class DrainScenario {
 
         bench.results().put("memory", memory(bench, keys, tokens, usedBefore));
         return out;
+    }
+
+    /** The producer of a burst: as fast as it goes, acks=all and idempotent like ingest's, big batches. */
+    static KafkaProducer<byte[], byte[]> burstProducer(String bootstrap) {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        props.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        props.put(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(512 * 1024));
+        props.put(ProducerConfig.BUFFER_MEMORY_CONFIG, Long.toString(512L * 1024 * 1024));
+        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        return new KafkaProducer<>(props);
     }
 
     private static Map<String, Object> memory(Bench bench, QueueKeys keys, String[] tokens, long usedBefore) {

@@ -15,7 +15,6 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
 
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.token.EntryToken;
@@ -76,13 +75,8 @@ class EnterPublishingTests {
 
     @BeforeEach
     void openQueue() {
-        do {
-            this.product = ThreadLocalRandom.current().nextLong(1_000_000_000L, 9_000_000_000L);
-        }
-        while (this.redis.countExistingKeys(QueueKeys.of(this.product).all()) > 0);
-        // the settings alone, not registered: no admission worker anywhere picks this queue up
-        this.redis.opsForHash().putAll(QueueKeys.of(this.product).settings(), Map.of("maxActive", "10",
-                "admitPerSecond", "10", "entryTtlSeconds", "60", "open", "true"));
+        this.product = LineFixture.freeProduct(this.redis);
+        LineFixture.openUnregistered(this.redis, this.product, 10, 10);
     }
 
     @AfterEach

@@ -1,17 +1,41 @@
 package io.queuegate.ingest.entry;
 
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 
 import io.queuegate.core.queue.LineChunk;
+import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.queue.WaitingLine;
 import io.queuegate.core.token.TokenCodec;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 
-/** Puts users into a product's line as the writer does, as if their enters were records 0, 1, 2... of one partition. */
+/**
+ * A product of its own for a test, and users put into its line as the writer does, as if their enters were records
+ * 0, 1, 2... of one partition.
+ */
 final class LineFixture {
 
     private LineFixture() {
+    }
+
+    /** A product id no key of this Redis uses yet. */
+    static long freeProduct(StringRedisTemplate redis) {
+        long product;
+        do {
+            product = ThreadLocalRandom.current().nextLong(1_000_000_000L, 9_000_000_000L);
+        }
+        while (redis.countExistingKeys(QueueKeys.of(product).all()) > 0);
+        return product;
+    }
+
+    /**
+     * Writes an open queue's settings without registering it, so that no admission worker anywhere moves its line.
+     */
+    static void openUnregistered(StringRedisTemplate redis, long product, int maxActive, int admitPerSecond) {
+        redis.opsForHash().putAll(QueueKeys.of(product).settings(), Map.of("maxActive", Integer.toString(maxActive),
+                "admitPerSecond", Integer.toString(admitPerSecond), "entryTtlSeconds", "60", "open", "true"));
     }
 
     static void append(StringRedisTemplate redis, long productId, List<String> userIds) {

@@ -10,7 +10,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -75,11 +74,8 @@ class PollCoalescerTests {
 
     @BeforeEach
     void newProduct() {
-        do {
-            this.product = ThreadLocalRandom.current().nextLong(1_000_000_000L, 9_000_000_000L);
-            this.keys = QueueKeys.of(this.product);
-        }
-        while (redis.countExistingKeys(this.keys.all()) > 0);
+        this.product = LineFixture.freeProduct(redis);
+        this.keys = QueueKeys.of(this.product);
     }
 
     @AfterEach

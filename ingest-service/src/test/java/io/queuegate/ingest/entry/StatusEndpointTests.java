@@ -8,11 +8,9 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import io.queuegate.core.queue.Admission;
@@ -71,14 +69,9 @@ class StatusEndpointTests {
 
     @BeforeEach
     void openQueue() {
-        do {
-            this.product = ThreadLocalRandom.current().nextLong(1_000_000_000L, 9_000_000_000L);
-            this.keys = QueueKeys.of(this.product);
-        }
-        while (this.redis.countExistingKeys(this.keys.all()) > 0);
-        // the settings alone, not registered: no admission worker anywhere moves this line
-        this.redis.opsForHash().putAll(this.keys.settings(), Map.of("maxActive", "1", "admitPerSecond", "4",
-                "entryTtlSeconds", "60", "open", "true"));
+        this.product = LineFixture.freeProduct(this.redis);
+        this.keys = QueueKeys.of(this.product);
+        LineFixture.openUnregistered(this.redis, this.product, 1, 4);
     }
 
     @AfterEach
