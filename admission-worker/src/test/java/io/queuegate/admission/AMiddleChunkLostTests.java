@@ -18,6 +18,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
+import org.springframework.kafka.listener.MessageListenerContainer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -26,6 +28,9 @@ import static org.awaitility.Awaitility.await;
  * A chunk in the middle of a batch never reaches Redis, as if its connection dropped it, while the chunks behind it
  * are sent. The line refuses those (their predecessor is not in), the batch fails and is delivered again, and the
  * line ends up in log order: nobody behind the lost chunk got ahead of it, and nobody was added twice.
+ *
+ * <p>The writer is paused while the burst is produced, so that its first batch holds many chunks: a batch cut
+ * short right behind the lost chunk would leave nothing to refuse.
  */
 class AMiddleChunkLostTests extends WorkerTestSupport {
 
@@ -38,10 +43,16 @@ class AMiddleChunkLostTests extends WorkerTestSupport {
     @Autowired
     LosingLine line;
 
+    @Autowired
+    KafkaListenerEndpointRegistry listeners;
+
     @Test
     void chunksBehindALostChunkAreRefusedAndTheRetryKeepsLogOrder() throws Exception {
         long product = newProduct();
         this.line.loseOneChunkOf(product);
+        MessageListenerContainer writer = this.listeners.getListenerContainer("waiting-writer");
+        writer.pause();
+        await().atMost(Duration.ofSeconds(30)).until(writer::isContainerPaused);
         List<String> users = new ArrayList<>();
         Properties config = new Properties();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, this.brokers);
@@ -57,6 +68,9 @@ class AMiddleChunkLostTests extends WorkerTestSupport {
                     .writeValueAsString(new EntryRequested(product, token, user, "r-" + i, 1L))));
             }
             producer.flush();
+        }
+        finally {
+            writer.resume();
         }
 
         await().atMost(Duration.ofSeconds(60))
