@@ -18,6 +18,8 @@ cd "$ROOT"
 
 SERVICES=(ingest-service admission-worker booking-service)
 declare -A PORT=([ingest-service]=8080 [admission-worker]=8081 [booking-service]=8082)
+# Actuator (health, metrics, Prometheus) of each service, on loopback only
+declare -A MANAGEMENT_PORT=([ingest-service]=18080 [admission-worker]=18081 [booking-service]=18082)
 VERSION="0.1.0-SNAPSHOT"
 PID_DIR="$LOCAL_DIR/pids"
 LOG_DIR="$LOCAL_DIR/logs"
@@ -91,6 +93,7 @@ start_service() {
     # names of the same properties are passed, so either way of mapping them in application.yml works.
     # shellcheck disable=SC2046 # service_jvm_options (scripts/lib.sh) prints several options
     env SERVER_PORT="${PORT[$svc]}" \
+        MANAGEMENT_SERVER_PORT="${MANAGEMENT_PORT[$svc]}" \
         SPRING_KAFKA_BOOTSTRAP_SERVERS=127.0.0.1:9092 \
         SPRING_DATA_REDIS_HOST=127.0.0.1 \
         SPRING_DATA_REDIS_PORT=6379 \
@@ -116,7 +119,7 @@ fail_service() {
 wait_healthy() {
     local deadline=$((SECONDS + HEALTH_TIMEOUT)) svc pending
     local -A healthy=()
-    log "waiting for the services to answer 200 on /actuator/health (up to ${HEALTH_TIMEOUT}s)"
+    log "waiting for the services to answer 200 on /actuator/health, on ports 18080-18082 (up to ${HEALTH_TIMEOUT}s)"
     while :; do
         pending=0
         for svc in "${SERVICES[@]}"; do
@@ -124,7 +127,7 @@ wait_healthy() {
             if ! service_running "$svc"; then
                 fail_service "$svc" "exited during start-up"
             fi
-            if [ "$(http_status "http://127.0.0.1:${PORT[$svc]}/actuator/health")" = "200" ]; then
+            if [ "$(http_status "http://127.0.0.1:${MANAGEMENT_PORT[$svc]}/actuator/health")" = "200" ]; then
                 healthy[$svc]=1
                 log "$svc is healthy"
             else
@@ -171,6 +174,7 @@ Queuegate is running$token_note
   ingest (public)   http://127.0.0.1:8080   Swagger UI http://127.0.0.1:8080/swagger-ui.html
   admin (admission) http://127.0.0.1:8081   Swagger UI http://127.0.0.1:8081/swagger-ui.html
   booking           http://127.0.0.1:8082   Swagger UI http://127.0.0.1:8082/swagger-ui.html
+  Actuator (health, metrics, Prometheus) on loopback: http://127.0.0.1:18080, :18081, :18082 /actuator
   Kafka 127.0.0.1:9092, Redis 127.0.0.1:6379, logs in .local/logs/
 
   ADMIN_TOKEN=$ADMIN_TOKEN
@@ -239,9 +243,11 @@ esac
 
 command -v curl >/dev/null 2>&1 || die "curl is needed (apt-get install -y curl)"
 for svc in "${SERVICES[@]}"; do
-    if port_open "${PORT[$svc]}"; then
-        die "port ${PORT[$svc]} ($svc) is already in use; stop whatever listens there first (./run.sh stop if it is an earlier detached run)"
-    fi
+    for port in "${PORT[$svc]}" "${MANAGEMENT_PORT[$svc]}"; do
+        if port_open "$port"; then
+            die "port $port ($svc) is already in use; stop whatever listens there first (./run.sh stop if it is an earlier detached run)"
+        fi
+    done
 done
 
 use_java25

@@ -48,14 +48,14 @@ redis-server --port "$REDIS_PORT" --save '' --appendonly no --daemonize yes --di
 KAFKA_PORT="$KPORT" KAFKA_CONTROLLER_PORT="$KCPORT" scripts/kafka.sh start
 
 start_worker() {
-    SERVER_PORT="$WPORT" SPRING_PROFILES_ACTIVE=dev SPRING_DATA_REDIS_PORT="$REDIS_PORT" \
+    SERVER_PORT="$WPORT" MANAGEMENT_SERVER_PORT="$((WPORT + 500))" SPRING_PROFILES_ACTIVE=dev SPRING_DATA_REDIS_PORT="$REDIS_PORT" \
     SPRING_KAFKA_BOOTSTRAP_SERVERS="127.0.0.1:$KPORT" QUEUEGATE_ADMISSION_TOPIC="$TOPIC" \
     QUEUEGATE_ADMISSION_AUDITTOPIC=drain.audit QUEUEGATE_TOKEN_SECRET="$SECRET" \
     java --sun-misc-unsafe-memory-access=allow -XX:+UseG1GC -Xms256m -Xmx512m ${DRAIN_WORKER_OPTS:-} \
         -jar "$WORKER_JAR" >>"$WORK/worker.log" 2>&1 &
     WORKER_PID=$!
     for _ in $(seq 1 120); do
-        curl -fs "http://127.0.0.1:$WPORT/actuator/health" >/dev/null 2>&1 && return 0
+        curl -fs "http://127.0.0.1:$((WPORT + 500))/actuator/health" >/dev/null 2>&1 && return 0
         sleep 1
     done
     die "the worker did not answer on :$WPORT (see $WORK/worker.log)"

@@ -8,8 +8,8 @@ Scenarios, in running order: hostile-input, forgery, consumer-crash, ingest-cras
 kafka-frozen, redis-frozen, redis-down, overload.
 
 Starts a private Redis (:6390), a private Kafka broker (:19092/19093) and the services as separate `java -jar`
-processes: ingest :18080, admission worker :18081 (more on :18091, :18092), booking :18082. Kills, freezes and
-floods them, and checks that nothing accepted is lost, duplicated or reordered and that nobody passes who should
+processes: ingest :28080, admission worker :28081 (more on :28091, :28092), booking :28082, each with its Actuator
+500 ports above. Kills, freezes and floods them, and checks that nothing accepted is lost, duplicated or reordered and that nobody passes who should
 not. Prints a summary table (also written to .local/faults/summary.md) and exits non-zero when any check fails.
 Environment:
   FAULTS_SCALE=0.2     scale every count (default 1: a 50,000-enter burst, 1,000,000 forged tokens)
@@ -720,12 +720,12 @@ def hostile_input(stack, api):
     S.wait_for(lambda: (api.status(p, genuine).json() or {}).get("status") == "AVAILABLE", 30, 0.1)
     time.sleep(0.5)
     before = hostile.snapshot(redis)
-    sent_before = hostile.producer_sends(stack.ingest.base)
+    sent_before = hostile.producer_sends(stack.ingest.management)
     cases = hostile.corpus(stack, p, pa, genuine)
     results = hostile.run(cases)
     time.sleep(3)  # anything that reached Kafka has reached Redis by now
     after = hostile.snapshot(redis)
-    sent_after = hostile.producer_sends(stack.ingest.base)
+    sent_after = hostile.producer_sends(stack.ingest.management)
     # Tomcat's parser would answer an unimplemented method, transfer coding or HTTP version with 501/505; the
     # services turn those into 400 problem+json, so every 5xx counts
     five = [(c.name, st) for c, st, _ in results if st and st >= 500]

@@ -28,7 +28,9 @@ def env_int(name, default):
     return int(value) if value else default
 
 
-PORT_BASE = env_int("FAULTS_PORT_BASE", 18080)
+PORT_BASE = env_int("FAULTS_PORT_BASE", 28080)
+# Each service's Actuator answers on its own port, this far above the service port.
+MANAGEMENT_OFFSET = 500
 REDIS_PORT = env_int("FAULTS_REDIS_PORT", 6390)
 KAFKA_PORT = env_int("FAULTS_KAFKA_PORT", 19092)
 KAFKA_CONTROLLER_PORT = env_int("FAULTS_KAFKA_CONTROLLER_PORT", 19093)
@@ -421,6 +423,7 @@ class Service:
         self.name = name or f"{module}:{port}"
         self.proc = None
         self.base = f"http://127.0.0.1:{port}"
+        self.management = f"http://127.0.0.1:{port + MANAGEMENT_OFFSET}"
         self.log = os.path.join(WORK, "logs", f"{module}-{port}.log")
         self.starts = 0
 
@@ -430,6 +433,7 @@ class Service:
         env = java_env()
         env.update({
             "SERVER_PORT": str(self.port),
+            "MANAGEMENT_SERVER_PORT": str(self.port + MANAGEMENT_OFFSET),
             "SPRING_KAFKA_BOOTSTRAP_SERVERS": f"127.0.0.1:{self.stack.kafka.port}",
             "SPRING_DATA_REDIS_HOST": "127.0.0.1",
             "SPRING_DATA_REDIS_PORT": str(self.redis_port),
@@ -454,7 +458,7 @@ class Service:
 
     def healthy(self):
         try:
-            c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
+            c = http.client.HTTPConnection("127.0.0.1", self.port + MANAGEMENT_OFFSET, timeout=2)
             c.request("GET", "/actuator/health")
             r = c.getresponse()
             r.read()

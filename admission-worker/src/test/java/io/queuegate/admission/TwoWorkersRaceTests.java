@@ -128,6 +128,7 @@ class TwoWorkersRaceTests extends WorkerTestSupport {
             .run(
                 "--spring.config.name=" + AdmissionWorkerApplication.CONFIG_NAME,
                 "--server.port=0",
+                "--management.server.port=0",
                 "--spring.main.banner-mode=off",
                 "--spring.kafka.bootstrap-servers=" + this.brokers,
                 "--spring.kafka.listener.auto-startup=false",

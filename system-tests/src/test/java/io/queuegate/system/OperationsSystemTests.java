@@ -40,16 +40,33 @@ class OperationsSystemTests {
         return this.stack.send("GET", Stack.url(service, path), null, null, Map.of());
     }
 
+    private Reply manage(ConfigurableApplicationContext service, String path) {
+        return this.stack.send("GET", Stack.managementUrl(service, path), null, null, Map.of());
+    }
+
     @Test
     void everyServiceReportsRedisAndKafkaInItsHealthAndReadiness() {
         for (ConfigurableApplicationContext service : List.of(this.stack.ingest, this.stack.worker, this.stack.booking)) {
-            Reply health = get(service, "/actuator/health");
+            Reply health = manage(service, "/actuator/health");
             assertThat(health.status()).isEqualTo(200);
             assertThat(health.json().at("/components/redis/status").asString()).isEqualTo("UP");
             assertThat(health.json().at("/components/kafka/status").asString()).isEqualTo("UP");
             assertThat(health.json().at("/components/kafka/details/brokers").asInt()).isEqualTo(1);
-            assertThat(get(service, "/actuator/health/readiness").status()).isEqualTo(200);
-            assertThat(get(service, "/actuator/health/liveness").status()).isEqualTo(200);
+            assertThat(manage(service, "/actuator/health/readiness").status()).isEqualTo(200);
+            assertThat(manage(service, "/actuator/health/liveness").status()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void theServicePortsShowProbesButNoMetrics() {
+        for (ConfigurableApplicationContext service : List.of(this.stack.ingest, this.stack.worker, this.stack.booking)) {
+            assertThat(get(service, "/livez").status()).isEqualTo(200);
+            assertThat(get(service, "/readyz").status()).isEqualTo(200);
+            for (String path : List.of("/actuator/prometheus", "/actuator/metrics", "/actuator/health",
+                    "/actuator")) {
+                assertThat(get(service, path).status()).as(path).isEqualTo(404);
+            }
+            assertThat(manage(service, "/actuator/prometheus").status()).isEqualTo(200);
         }
     }
 
@@ -66,25 +83,25 @@ class OperationsSystemTests {
         this.stack.setStock(this.productId, 5);
         assertThat(this.stack.book(this.productId, first).status()).isEqualTo(201);
 
-        String ingest = get(this.stack.ingest, "/actuator/prometheus").response().body();
+        String ingest = manage(this.stack.ingest, "/actuator/prometheus").response().body();
         assertThat(ingest).contains("queuegate_enters_total{outcome=\"accepted\"")
             .contains("queuegate_problems_total{code=\"invalid_request\"")
             .contains("queuegate_status_polls_total{")
             .contains("queuegate_script_seconds_count{script=\"read_status\"");
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
-                get(this.stack.worker, "/actuator/prometheus").response().body())
+                manage(this.stack.worker, "/actuator/prometheus").response().body())
             .contains("queuegate_admissions_total")
             .contains("queuegate_line_appended_total")
             .contains("queuegate_queue_waiting{product=\"" + this.productId + "\"")
             .contains("queuegate_script_seconds_count{script=\"admit_batch\"")
             .contains("kafka_consumer_fetch_manager_records_lag"));
-        assertThat(get(this.stack.booking, "/actuator/prometheus").response().body())
+        assertThat(manage(this.stack.booking, "/actuator/prometheus").response().body())
             .contains("queuegate_bookings_total{outcome=\"booked\"")
             .contains("queuegate_script_seconds_count{script=\"consume_entry\"");
 
         // The dashboard shipped in ops/ only plots series the services really export.
         String exported = Stream.of(this.stack.ingest, this.stack.worker, this.stack.booking)
-            .map(service -> get(service, "/actuator/prometheus").response().body())
+            .map(service -> manage(service, "/actuator/prometheus").response().body())
             .collect(Collectors.joining("\n"));
         Set<String> plotted = new TreeSet<>();
         Matcher names = Pattern.compile("\\b((?:queuegate|kafka_consumer|http_server)_[a-z_]+)")
@@ -114,7 +131,7 @@ class OperationsSystemTests {
                 + "/entries"), "{\"userId\":\"traced\"}", "application/json", Map.of("X-Request-Id", requestId));
         assertThat(entered.status()).isEqualTo(202);
         assertThat(entered.header("X-Request-Id")).isEqualTo(requestId);
-        Reply insane = this.stack.send("GET", Stack.url(this.stack.ingest, "/actuator/health"), null, null,
+        Reply insane = this.stack.send("GET", Stack.url(this.stack.ingest, "/livez"), null, null,
                 Map.of("X-Request-Id", "bad id with spaces"));
         assertThat(insane.header("X-Request-Id")).isNotEqualTo("bad id with spaces").hasSize(36);
 

@@ -68,6 +68,7 @@ final class Stack {
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put("spring.config.name", configName);
         properties.put("server.port", "0");
+        properties.put("management.server.port", "0");
         properties.put("spring.kafka.bootstrap-servers", this.broker.getBrokersAsString());
         properties.put("queuegate.token.secret", TOKEN_SECRET);
         properties.put("queuegate.admin.token", ADMIN_TOKEN);
@@ -90,6 +91,15 @@ final class Stack {
 
     static String url(ConfigurableApplicationContext context, String path) {
         int port = ((WebServerApplicationContext) context).getWebServer().getPort();
+        return "http://127.0.0.1:" + port + path;
+    }
+
+    /** Actuator's address: the management port, apart from the service port. */
+    static String managementUrl(ConfigurableApplicationContext context, String path) {
+        String port = context.getEnvironment().getProperty("local.management.port");
+        if (port == null) {
+            throw new IllegalStateException("the service has no management port of its own");
+        }
         return "http://127.0.0.1:" + port + path;
     }
 

@@ -175,6 +175,7 @@ class EnterPublishingTests {
         ConfigurableApplicationContext unreachable = new SpringApplicationBuilder(IngestApplication.class).run(
                 "--spring.config.name=" + IngestApplication.CONFIG_NAME,
                 "--server.port=0",
+                "--management.server.port=0",
                 "--spring.main.banner-mode=off",
                 "--spring.kafka.bootstrap-servers=127.0.0.1:1",
                 "--spring.kafka.admin.auto-create=false",

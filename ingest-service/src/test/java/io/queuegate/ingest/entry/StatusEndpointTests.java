@@ -165,6 +165,7 @@ class StatusEndpointTests {
         ConfigurableApplicationContext noRedis = new SpringApplicationBuilder(IngestApplication.class).run(
                 "--spring.config.name=" + IngestApplication.CONFIG_NAME,
                 "--server.port=0",
+                "--management.server.port=0",
                 "--spring.main.banner-mode=off",
                 "--spring.data.redis.port=1",
                 "--spring.kafka.bootstrap-servers=" + this.brokers,
