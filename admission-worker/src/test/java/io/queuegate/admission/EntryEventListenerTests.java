@@ -1,5 +1,7 @@
 package io.queuegate.admission;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,10 +14,16 @@ import java.util.concurrent.TimeUnit;
 import io.queuegate.core.event.EntryRequested;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.token.TokenCodec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,7 +36,10 @@ import org.springframework.beans.factory.annotation.Value;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** Enter events from the log become the products' lines, in log order, once each, skipping what is not genuine. */
+/**
+ * Enter events from the log become the products' lines, in log order, once each; what is not genuine is set aside
+ * on the dead-letter topic.
+ */
 class EntryEventListenerTests extends WorkerTestSupport {
 
     private static final Duration APPLIED = Duration.ofSeconds(30);
@@ -154,7 +165,7 @@ class EntryEventListenerTests extends WorkerTestSupport {
     }
 
     @Test
-    void forgedAndUnreadableEventsAreSkippedAndTheLineGoesOn() throws Exception {
+    void forgedAndUnreadableEventsAreSetAsideAndTheLineGoesOn() throws Exception {
         long product = newProduct();
         long other = newProduct();
         String first = this.codec.issue(product, "first").value();
@@ -163,13 +174,16 @@ class EntryEventListenerTests extends WorkerTestSupport {
         String last = this.codec.issue(product, "last").value();
 
         send(product, event(product, first));
-        send(product, event(product, forged));
-        send(product, event(product, foreign));
-        send(product, "{\"productId\": " + product + ", \"token\": ");
-        send(product, "not json at all");
-        send(product, "{}");
-        send(product, "[1,2,3]");
-        send(product, event(product, "garbage-token"));
+        Map<String, String> setAside = new LinkedHashMap<>();
+        setAside.put(event(product, forged), "forged");
+        setAside.put(event(product, foreign), "forged");
+        setAside.put("{\"productId\": " + product + ", \"token\": ", "unreadable");
+        setAside.put("not json at all", "unreadable");
+        setAside.put("{}", "unreadable");
+        setAside.put("[1,2,3]", "unreadable");
+        setAside.put(event(product, "garbage-token"), "forged");
+        List<Future<RecordMetadata>> originals = new ArrayList<>();
+        setAside.keySet().forEach((value) -> originals.add(send(product, value)));
         send(product, event(product, last));
         flush();
 
@@ -178,6 +192,23 @@ class EntryEventListenerTests extends WorkerTestSupport {
         assertThat(waitingScores(product)).containsExactly(Map.entry("first", 1.0), Map.entry("last", 2.0));
         assertThat(this.redis.countExistingKeys(QueueKeys.of(other).all())).isZero();
 
+        // each one is on the dead-letter topic, untouched, in log order, saying where it came from and why
+        List<ConsumerRecord<String, byte[]>> letters = deadLettersOf(product, setAside.size());
+        assertThat(letters).extracting(letter -> new String(letter.value(), StandardCharsets.UTF_8))
+            .containsExactlyElementsOf(setAside.keySet());
+        assertThat(letters).extracting(letter -> header(letter, "queuegate-dlt-reason"))
+            .containsExactlyElementsOf(setAside.values());
+        assertThat(letters).extracting(letter -> header(letter, "kafka_dlt-original-topic")).containsOnly(ENTRIES_TOPIC);
+        List<Long> offsets = new ArrayList<>();
+        for (Future<RecordMetadata> original : originals) {
+            offsets.add(original.get().offset());
+        }
+        assertThat(letters).extracting(letter -> ByteBuffer.wrap(letter.headers()
+            .lastHeader("kafka_dlt-original-offset").value()).getLong()).containsExactlyElementsOf(offsets);
+        assertThat(header(letters.getFirst(), "kafka_dlt-exception-message"))
+            .isEqualTo("1 of 1 enters carry a token this deployment did not issue for their product");
+        assertThat(letters.getFirst().headers().lastHeader("kafka_dlt-exception-stacktrace")).isNull();
+
         // and the listener still takes new events afterwards
         String later = this.codec.issue(product, "later").value();
         send(product, event(product, later));
@@ -185,6 +216,32 @@ class EntryEventListenerTests extends WorkerTestSupport {
         await().atMost(APPLIED).until(() -> this.redis.opsForZSet().score(QueueKeys.of(product).waiting(),
                 "later") != null);
         assertThat(waiting(product)).containsExactly("first", "last", "later");
+    }
+
+    /** The dead letters keyed by the product, from the start of the topic, once there are as many as expected. */
+    private List<ConsumerRecord<String, byte[]>> deadLettersOf(long product, int expected) {
+        List<ConsumerRecord<String, byte[]>> letters = new ArrayList<>();
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, this.brokers,
+                ConsumerConfig.GROUP_ID_CONFIG, "dlt-check-" + product,
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(),
+                new ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(ENTRIES_TOPIC + ".DLT"));
+            await().atMost(APPLIED).until(() -> {
+                for (ConsumerRecord<String, byte[]> letter : consumer.poll(Duration.ofMillis(200))) {
+                    if (letter.key().equals(Long.toString(product))) {
+                        letters.add(letter);
+                    }
+                }
+                return letters.size() >= expected;
+            });
+        }
+        return letters;
+    }
+
+    private static String header(ConsumerRecord<String, byte[]> record, String name) {
+        Header header = record.headers().lastHeader(name);
+        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
     }
 
     private List<String> issue(long product, String prefix, int count) {
@@ -213,8 +270,11 @@ class EntryEventListenerTests extends WorkerTestSupport {
             .until(() -> this.redis.opsForZSet().zCard(QueueKeys.of(product).waiting()) >= tokens.size());
     }
 
-    private void send(long product, String json) {
-        this.sent.add(this.producer.send(new ProducerRecord<>(ENTRIES_TOPIC, Long.toString(product), json)));
+    private Future<RecordMetadata> send(long product, String json) {
+        Future<RecordMetadata> sending = this.producer.send(new ProducerRecord<>(ENTRIES_TOPIC, Long.toString(product),
+                json));
+        this.sent.add(sending);
+        return sending;
     }
 
     /** Waits until the broker acknowledged everything sent so far. */

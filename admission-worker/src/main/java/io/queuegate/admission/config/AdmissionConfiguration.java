@@ -35,6 +35,12 @@ class AdmissionConfiguration {
         return TopicBuilder.name(properties.topic()).partitions(properties.partitions()).build();
     }
 
+    /** As many partitions as the entries topic, so that setting aside a record never waits on a busy one. */
+    @Bean
+    NewTopic deadLetterTopic(AdmissionProperties properties) {
+        return TopicBuilder.name(properties.deadLetterTopic()).partitions(properties.partitions()).build();
+    }
+
     @Bean
     NewTopic auditTopic(AdmissionProperties properties) {
         return TopicBuilder.name(properties.auditTopic()).partitions(properties.partitions()).build();

@@ -21,6 +21,8 @@ import org.springframework.validation.annotation.Validated;
  * @param auditTopic the topic the audit trail is relayed to
  * @param auditInterval pause between two relay rounds over every queue's audit stream
  * @param auditBatch the most audit entries relayed per product and round
+ * @param deadLetterTopic where enter records the writer will not apply (unreadable, or with forged tokens) are set
+ *     aside, untouched, with the reason in their headers
  */
 @Validated
 @ConfigurationProperties("queuegate.admission")
@@ -32,5 +34,6 @@ public record AdmissionProperties(
         @DefaultValue("2000") @Min(1) @Max(50_000) int appendChunk,
         @DefaultValue("queuegate.audit") @NotBlank String auditTopic,
         @DefaultValue("500ms") @NotNull Duration auditInterval,
-        @DefaultValue("1000") @Min(1) @Max(100_000) int auditBatch) {
+        @DefaultValue("1000") @Min(1) @Max(100_000) int auditBatch,
+        @DefaultValue("queuegate.entries.DLT") @NotBlank String deadLetterTopic) {
 }

@@ -11,6 +11,7 @@ import java.util.concurrent.Executors;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.admission.config.AdmissionProperties;
+import io.queuegate.admission.line.EnterDeadLetters.Reason;
 import io.queuegate.core.event.EntryRequested;
 import io.queuegate.core.queue.WaitingLine;
 import io.queuegate.core.token.EntryToken;
@@ -55,7 +56,7 @@ class EntryEventListener implements DisposableBean {
 
     private final Counter appended;
 
-    private final Counter dropped;
+    private final EnterDeadLetters deadLetters;
 
     /** Parses and verifies chunks, and sends them: each chunk is sent after the previous one was sent. */
     private final ExecutorService steps = Executors.newThreadPerTaskExecutor(
@@ -64,13 +65,13 @@ class EntryEventListener implements DisposableBean {
     private final EnterEventReader events;
 
     EntryEventListener(WaitingLine line, TokenCodec tokens, AdmissionProperties properties, JsonMapper json,
-            MeterRegistry metrics) {
+            EnterDeadLetters deadLetters, MeterRegistry metrics) {
         this.line = line;
         this.events = new EnterEventReader(json);
         this.tokens = tokens;
         this.chunk = properties.appendChunk();
         this.appended = metrics.counter("queuegate.line.appended");
-        this.dropped = metrics.counter("queuegate.line.dropped");
+        this.deadLetters = deadLetters;
     }
 
     // idIsGroup = false: the consumer group is spring.kafka.consumer.group-id, not the listener's id
@@ -107,22 +108,24 @@ class EntryEventListener implements DisposableBean {
 
     /**
      * Groups the tokens' users by product (and partition), each group in log order (a record's enters in their
-     * order within it). Records that do not parse, and enters whose token this deployment did not issue, are
-     * dropped: the log is not trusted to let anyone in.
+     * order within it). Records that do not parse, and enters whose token this deployment did not issue, are not
+     * applied: the log is not trusted to let anyone in. Such records are set aside on the dead-letter topic (the
+     * genuine enters of a record that also holds forged ones are still applied).
      */
     private Map<LineSource, LineChunkBuilder> byProduct(List<ConsumerRecord<String, byte[]>> records) {
         Map<LineSource, LineChunkBuilder> groups = new LinkedHashMap<>();
         for (ConsumerRecord<String, byte[]> record : records) {
             List<EntryRequested> enters = this.events.read(record.value());
             if (enters.isEmpty()) {
-                drop(record, "an unreadable enter event");
+                this.deadLetters.setAside(record, Reason.UNREADABLE, "not an enter event of a known version");
             }
+            int forged = 0;
             for (EntryRequested event : enters) {
                 EntryToken genuine = this.tokens.verify(event.token())
                     .filter(token -> token.productId() == event.productId())
                     .orElse(null);
                 if (genuine == null) {
-                    drop(record, "a forged enter");
+                    forged++;
                     continue;
                 }
                 if (log.isDebugEnabled()) {
@@ -132,12 +135,11 @@ class EntryEventListener implements DisposableBean {
                 groups.computeIfAbsent(new LineSource(event.productId(), record.topic(), record.partition()),
                         LineChunkBuilder::new).add(record.offset(), genuine.userId());
             }
+            if (forged > 0) {
+                this.deadLetters.setAside(record, Reason.FORGED, forged + " of " + enters.size()
+                        + " enters carry a token this deployment did not issue for their product");
+            }
         }
         return groups;
-    }
-
-    private void drop(ConsumerRecord<String, byte[]> record, String what) {
-        log.warn("dropped {} at {}-{}@{}", what, record.topic(), record.partition(), record.offset());
-        this.dropped.increment();
     }
 }
