@@ -48,7 +48,7 @@ class AuditSystemTests {
 
         List<JsonNode> events = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, this.stack.broker.getBrokersAsString(),
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, this.stack.kafkaBootstrapServers(),
                 ConsumerConfig.GROUP_ID_CONFIG, "audit-test-" + UUID.randomUUID(),
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(), new StringDeserializer())) {
             consumer.subscribe(List.of("queuegate.audit"));

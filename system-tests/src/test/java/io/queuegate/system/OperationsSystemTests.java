@@ -136,7 +136,7 @@ class OperationsSystemTests {
         assertThat(insane.header("X-Request-Id")).isNotEqualTo("bad id with spaces").hasSize(36);
 
         try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<String, String>(Map.of(
-                "bootstrap.servers", this.stack.broker.getBrokersAsString(), "group.id",
+                "bootstrap.servers", this.stack.kafkaBootstrapServers(), "group.id",
                 "trace-" + java.util.UUID.randomUUID(), "auto.offset.reset", "earliest"),
                 new org.apache.kafka.common.serialization.StringDeserializer(),
                 new org.apache.kafka.common.serialization.StringDeserializer())) {

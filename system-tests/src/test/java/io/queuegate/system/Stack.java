@@ -23,12 +23,12 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
- * The three services started in this JVM, each from its own main class and configuration file, against one
- * embedded KRaft broker and the real Redis on 127.0.0.1:6379. Started once and shared by every system test;
- * tests stay apart by using products of their own.
+ * The three services started in this JVM, each from its own main class and configuration file, against a real
+ * Kafka broker and a real Redis ({@link TestInfrastructure}: containers when Docker answers, otherwise the embedded
+ * KRaft broker and the Redis on 127.0.0.1:6379). Started once and shared by every system test; tests stay apart by
+ * using products of their own.
  */
 final class Stack {
 
@@ -38,7 +38,7 @@ final class Stack {
 
     private static Stack instance;
 
-    final EmbeddedKafkaKraftBroker broker;
+    final TestInfrastructure infrastructure;
     final ConfigurableApplicationContext ingest;
     final ConfigurableApplicationContext worker;
     final ConfigurableApplicationContext booking;
@@ -47,8 +47,7 @@ final class Stack {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private Stack() {
-        this.broker = new EmbeddedKafkaKraftBroker(1, 12, ENTRIES_TOPIC, "queuegate.bookings");
-        this.broker.afterPropertiesSet();
+        this.infrastructure = TestInfrastructure.start(ENTRIES_TOPIC, "queuegate.bookings");
         this.ingest = start(IngestApplication.class, IngestApplication.CONFIG_NAME);
         this.worker = start(AdmissionWorkerApplication.class, AdmissionWorkerApplication.CONFIG_NAME,
                 "queuegate.admission.tick-interval=50ms");
@@ -69,7 +68,9 @@ final class Stack {
         properties.put("spring.config.name", configName);
         properties.put("server.port", "0");
         properties.put("management.server.port", "0");
-        properties.put("spring.kafka.bootstrap-servers", this.broker.getBrokersAsString());
+        properties.put("spring.kafka.bootstrap-servers", this.infrastructure.kafkaBootstrapServers());
+        properties.put("spring.data.redis.host", this.infrastructure.redisHost());
+        properties.put("spring.data.redis.port", Integer.toString(this.infrastructure.redisPort()));
         properties.put("queuegate.token.secret", TOKEN_SECRET);
         properties.put("queuegate.admin.token", ADMIN_TOKEN);
         for (String pair : extra) {
@@ -86,7 +87,11 @@ final class Stack {
         for (ConfigurableApplicationContext context : List.of(this.booking, this.worker, this.ingest)) {
             context.close();
         }
-        this.broker.destroy();
+        this.infrastructure.close();
+    }
+
+    String kafkaBootstrapServers() {
+        return this.infrastructure.kafkaBootstrapServers();
     }
 
     static String url(ConfigurableApplicationContext context, String path) {
