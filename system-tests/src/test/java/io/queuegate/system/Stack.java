@@ -1,6 +1,9 @@
 package io.queuegate.system;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -49,10 +52,15 @@ final class Stack {
     private Stack() {
         this.broker = new EmbeddedKafkaKraftBroker(1, 12, ENTRIES_TOPIC, "queuegate.bookings");
         this.broker.afterPropertiesSet();
-        this.ingest = start(IngestApplication.class, IngestApplication.CONFIG_NAME);
+        // The waiting page books at booking-service from the browser, so each needs the other's address: the
+        // booking port is chosen before either starts.
+        int bookingPort = freePort();
+        this.ingest = start(IngestApplication.class, IngestApplication.CONFIG_NAME,
+                "queuegate.page.booking-url=http://127.0.0.1:" + bookingPort);
         this.worker = start(AdmissionWorkerApplication.class, AdmissionWorkerApplication.CONFIG_NAME,
                 "queuegate.admission.tick-interval=50ms");
-        this.booking = start(BookingApplication.class, BookingApplication.CONFIG_NAME);
+        this.booking = start(BookingApplication.class, BookingApplication.CONFIG_NAME, "server.port=" + bookingPort,
+                "queuegate.web.allowed-origins=" + url(this.ingest, ""));
         this.redis = this.worker.getBean(StringRedisTemplate.class);
         Runtime.getRuntime().addShutdownHook(new Thread(this::stop));
     }
@@ -91,6 +99,15 @@ final class Stack {
     static String url(ConfigurableApplicationContext context, String path) {
         int port = ((WebServerApplicationContext) context).getWebServer().getPort();
         return "http://127.0.0.1:" + port + path;
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
     }
 
     static long newProduct() {
