@@ -272,7 +272,7 @@
   function select(id) {
     charted = id;
     rows.forEach(function (entry, rowId) { entry.row.classList.toggle('selected', rowId === id); });
-    $('chart-heading').textContent = 'Product ' + id + ': the last 5 minutes';
+    $('chart-heading').textContent = 'Product ' + id + ': waiting and active, the last minutes';
   }
 
   function draw() {
@@ -289,6 +289,10 @@
     var left = 56, right = 8, top = 10, bottom = 24;
     var plotW = width - left - right, plotH = height - top - bottom;
     var now = Date.now();
+    // the time axis spans what has been seen, from one minute up to the five kept, so a page opened a moment
+    // ago still shows a readable line
+    var span = samples.length > 0 ? now - samples[0].at : 0;
+    var shownMs = Math.min(HISTORY_MS, Math.max(60000, Math.ceil(span / 60000) * 60000));
     // at least 4, so that each of the four grid lines stands for a whole number
     var max = 4;
     samples.forEach(function (s) { max = Math.max(max, s.waiting, s.active); });
@@ -310,16 +314,18 @@
     }
     g.textAlign = 'center';
     g.textBaseline = 'top';
-    for (var m = 5; m >= 0; m--) {
-      var x = left + plotW - plotW * m * 60000 / HISTORY_MS;
-      g.fillText(m === 0 ? 'now' : '-' + m + ' min', Math.min(Math.max(x, left + 16), left + plotW - 12), top + plotH + 6);
+    var step = shownMs <= 60000 ? 15000 : 60000;
+    for (var t = shownMs; t >= 0; t -= step) {
+      var x = left + plotW - plotW * t / shownMs;
+      var label = t === 0 ? 'now' : step < 60000 ? '-' + t / 1000 + ' s' : '-' + t / 60000 + ' min';
+      g.fillText(label, Math.min(Math.max(x, left + 16), left + plotW - 12), top + plotH + 6);
     }
     function series(field, color) {
       g.strokeStyle = color;
       g.lineWidth = 2;
       g.beginPath();
       samples.forEach(function (s, index) {
-        var x = left + plotW - plotW * (now - s.at) / HISTORY_MS;
+        var x = left + plotW - plotW * (now - s.at) / shownMs;
         var y = top + plotH - plotH * s[field] / max;
         if (index === 0) g.moveTo(x, y); else g.lineTo(x, y);
       });

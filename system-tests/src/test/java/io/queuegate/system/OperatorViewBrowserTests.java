@@ -1,9 +1,11 @@
 package io.queuegate.system;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import io.queuegate.system.Stack.Reply;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.Keys;
@@ -68,8 +70,11 @@ class OperatorViewBrowserTests {
     @Test
     void withTheTokenItListsTheQueueChartsItAndChangesIt() {
         this.stack.configure(this.productId, 1, 5, 60, true);
+        List<String> tokens = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            assertThat(this.stack.enter(this.productId, "op-" + i).status()).isEqualTo(202);
+            Reply entered = this.stack.enter(this.productId, "op-" + i);
+            assertThat(entered.status()).isEqualTo(202);
+            tokens.add(entered.text("token"));
         }
         openAdmin();
         signIn(Stack.ADMIN_TOKEN);
@@ -83,11 +88,19 @@ class OperatorViewBrowserTests {
         this.browser.await("an admission rate", d -> cell("rate").matches("\\d+\\.\\d"));
 
         this.browser.find(row + " button[aria-label='Chart product " + this.productId + "']").click();
-        this.browser.awaitText("#chart-heading", "Product " + this.productId + ": the last 5 minutes");
+        this.browser.awaitText("#chart-heading", "Product " + this.productId + ": waiting and active");
         this.browser.await("a few samples in the chart", d -> Integer.parseInt(
                 this.browser.find("#chart").getAttribute("data-samples")) >= 3);
         assertThat(this.browser.find("#chart").getAttribute("aria-label")).contains("2 waiting and 1 active now");
+        // the line moves: the admitted user leaves, the next is admitted, and the chart follows
+        assertThat(this.stack.leave(this.productId, tokens.getFirst()).status()).isEqualTo(204);
+        this.browser.await("the chart to follow the line", d -> this.browser.find("#chart").getAttribute("aria-label")
+            .contains("1 waiting and 1 active now"));
+        this.browser.await("a few more samples", d -> Integer.parseInt(
+                this.browser.find("#chart").getAttribute("data-samples")) >= 6);
         this.browser.screenshot("12-admin-queues");
+        this.browser.script("document.getElementById('chart-panel').scrollIntoView();");
+        this.browser.screenshot("13-admin-chart");
 
         this.browser.find(row + " button[aria-label='Edit the settings of product " + this.productId + "']").click();
         assertThat(this.browser.find("#s-product").getAttribute("value")).isEqualTo(Long.toString(this.productId));
