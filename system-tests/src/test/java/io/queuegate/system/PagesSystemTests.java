@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * What the pages rely on over plain HTTP: where they are served, the queue list behind the operator view, and
@@ -40,9 +41,9 @@ class PagesSystemTests {
         this.stack.configure(large, 1, 7, 90, false);
         this.stack.configure(small, 1, 3, 30, true);
         String first = this.stack.enter(small, "listed-0").text("token");
-        this.stack.enter(small, "listed-1");
-        org.awaitility.Awaitility.await()
-            .until(() -> "AVAILABLE".equals(this.stack.status(small, first).text("status")));
+        String second = this.stack.enter(small, "listed-1").text("token");
+        await().until(() -> "AVAILABLE".equals(this.stack.status(small, first).text("status"))
+                && "WAITING".equals(this.stack.status(small, second).text("status")));
 
         String url = Stack.url(this.stack.worker, "/api/v1/queues");
         Reply refused = get(url, Map.of());
