@@ -171,6 +171,8 @@ print_banner() {
     cat <<EOF
 
 Queuegate is running$token_note
+  waiting page      http://127.0.0.1:8080/          (the demo queue, product 1; any product: /queues/<id>)
+  operator view     http://127.0.0.1:8081/admin     (asks for the ADMIN_TOKEN below)
   ingest (public)   http://127.0.0.1:8080   Swagger UI http://127.0.0.1:8080/swagger-ui.html
   admin (admission) http://127.0.0.1:8081   Swagger UI http://127.0.0.1:8081/swagger-ui.html
   booking           http://127.0.0.1:8082   Swagger UI http://127.0.0.1:8082/swagger-ui.html

@@ -1,6 +1,9 @@
 package io.queuegate.system;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -48,10 +51,15 @@ final class Stack {
 
     private Stack() {
         this.infrastructure = TestInfrastructure.start(ENTRIES_TOPIC, "queuegate.bookings");
-        this.ingest = start(IngestApplication.class, IngestApplication.CONFIG_NAME);
+        // The waiting page books at booking-service from the browser, so each needs the other's address: the
+        // booking port is chosen before either starts.
+        int bookingPort = freePort();
+        this.ingest = start(IngestApplication.class, IngestApplication.CONFIG_NAME,
+                "queuegate.page.booking-url=http://127.0.0.1:" + bookingPort);
         this.worker = start(AdmissionWorkerApplication.class, AdmissionWorkerApplication.CONFIG_NAME,
                 "queuegate.admission.tick-interval=50ms");
-        this.booking = start(BookingApplication.class, BookingApplication.CONFIG_NAME);
+        this.booking = start(BookingApplication.class, BookingApplication.CONFIG_NAME, "server.port=" + bookingPort,
+                "queuegate.web.allowed-origins=" + url(this.ingest, ""));
         this.redis = this.worker.getBean(StringRedisTemplate.class);
         Runtime.getRuntime().addShutdownHook(new Thread(this::stop));
     }
@@ -106,6 +114,15 @@ final class Stack {
             throw new IllegalStateException("the service has no management port of its own");
         }
         return "http://127.0.0.1:" + port + path;
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
     }
 
     static long newProduct() {

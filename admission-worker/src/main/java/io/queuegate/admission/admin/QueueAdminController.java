@@ -1,5 +1,9 @@
 package io.queuegate.admission.admin;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
 import io.queuegate.core.queue.QueueSettings;
 import io.queuegate.core.queue.QueueStore;
 import io.queuegate.core.queue.QueueView;
@@ -24,7 +28,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 /** Creates, changes and inspects a product's queue. Needs the admin bearer token. */
 @RestController
-@RequestMapping(path = "/api/v1/queues/{productId}", produces = MediaType.APPLICATION_JSON_VALUE)
+@RequestMapping(path = "/api/v1/queues", produces = MediaType.APPLICATION_JSON_VALUE)
 @Tag(name = "queues", description = "Queue administration (Authorization: Bearer <admin token>)")
 @SecurityRequirement(name = "admin")
 class QueueAdminController {
@@ -35,7 +39,7 @@ class QueueAdminController {
         this.store = store;
     }
 
-    @PutMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+    @PutMapping(path = "/{productId}", consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Create or change a queue")
     @ApiResponse(responseCode = "200", description = "The stored settings")
     @ApiResponse(responseCode = "400", description = "invalid_request: every number must be at least 1")
@@ -47,6 +51,20 @@ class QueueAdminController {
     }
 
     @GetMapping
+    @Operation(summary = "List every queue", description = "Every configured queue, ordered by product id, with "
+            + "its settings and the size of its line: what the operator view at /admin shows.")
+    @ApiResponse(responseCode = "200", description = "The queues")
+    @ApiResponse(responseCode = "401", description = "unauthorized")
+    QueueList list() {
+        List<QueueResponse> queues = new ArrayList<>();
+        for (long productId : new TreeSet<>(this.store.productIds())) {
+            // a queue deleted between the registry read and its own is simply not listed
+            this.store.find(productId).ifPresent(view -> queues.add(QueueResponse.of(productId, view)));
+        }
+        return new QueueList(queues);
+    }
+
+    @GetMapping("/{productId}")
     @Operation(summary = "Read a queue's settings and the size of its line")
     @ApiResponse(responseCode = "200", description = "Settings with waiting, active and admittedTotal")
     @ApiResponse(responseCode = "404", description = "queue_not_found")
@@ -55,13 +73,21 @@ class QueueAdminController {
         QueueView view = this.store.find(productId)
             .orElseThrow(() -> new ApiException(HttpStatus.NOT_FOUND, ProblemCodes.QUEUE_NOT_FOUND,
                     "No queue is configured for product " + productId + "."));
-        QueueSettings settings = view.settings();
-        return new QueueResponse(productId, settings.maxActive(), settings.admitPerSecond(),
-                settings.entryTtlSeconds(), settings.open(), view.waiting(), view.active(), view.admittedTotal());
+        return QueueResponse.of(productId, view);
     }
 
 
     record QueueResponse(long productId, int maxActive, int admitPerSecond, int entryTtlSeconds, boolean open,
             long waiting, long active, long admittedTotal) {
+
+        static QueueResponse of(long productId, QueueView view) {
+            QueueSettings settings = view.settings();
+            return new QueueResponse(productId, settings.maxActive(), settings.admitPerSecond(),
+                    settings.entryTtlSeconds(), settings.open(), view.waiting(), view.active(), view.admittedTotal());
+        }
+    }
+
+    /** @param queues every configured queue, ordered by product id */
+    record QueueList(List<QueueResponse> queues) {
     }
 }

@@ -3,7 +3,9 @@ package io.queuegate.booking.config;
 import io.queuegate.core.web.AdminAccess;
 import io.queuegate.core.web.AdminProperties;
 import io.queuegate.core.web.ApiWebConfiguration;
+import io.queuegate.core.web.CrossOriginAccess;
 import io.queuegate.core.web.RequestBodyLimitFilter;
+import io.queuegate.core.web.WebProperties;
 
 import org.apache.kafka.clients.admin.NewTopic;
 
@@ -15,13 +17,19 @@ import org.springframework.core.env.Environment;
 import org.springframework.kafka.config.TopicBuilder;
 
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(AdminProperties.class)
+@EnableConfigurationProperties({ AdminProperties.class, WebProperties.class })
 @Import(ApiWebConfiguration.class)
 class BookingConfiguration {
 
     @Bean
     AdminAccess adminAccess(AdminProperties admin, Environment environment) {
         return new AdminAccess(admin, environment, "/api/v1/products/**");
+    }
+
+    /** The waiting page is served by ingest-service, another origin, and books here from the browser. */
+    @Bean
+    CrossOriginAccess crossOriginAccess(WebProperties web) {
+        return new CrossOriginAccess(web, "/api/v1/bookings/**", "GET", "POST");
     }
 
     @Bean

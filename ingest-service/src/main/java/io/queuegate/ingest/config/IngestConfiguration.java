@@ -1,22 +1,32 @@
 package io.queuegate.ingest.config;
 
 import io.queuegate.core.web.ApiWebConfiguration;
+import io.queuegate.core.web.CrossOriginAccess;
 import io.queuegate.core.web.RequestBodyLimitFilter;
+import io.queuegate.core.web.WebProperties;
 
 import org.apache.kafka.clients.admin.NewTopic;
 
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.kafka.config.TopicBuilder;
 
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(WebProperties.class)
 @Import(ApiWebConfiguration.class)
 class IngestConfiguration {
 
     @Bean
     NewTopic entriesTopic(IngestProperties properties) {
         return TopicBuilder.name(properties.topic()).partitions(properties.partitions()).build();
+    }
+
+    /** A shop's own page may put the line into itself with queuegate.js when its origin is allowed. */
+    @Bean
+    CrossOriginAccess crossOriginAccess(WebProperties web) {
+        return new CrossOriginAccess(web, "/api/v1/queues/**", "GET", "POST", "DELETE");
     }
 
     @Bean

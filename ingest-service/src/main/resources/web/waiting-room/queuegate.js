@@ -1,0 +1,264 @@
+/*
+ * queuegate.js: a place in a Queuegate waiting room, from any web page.
+ *
+ *   <script src="https://queue.example.com/queuegate.js"></script>
+ *   const line = Queuegate.line({ productId: 1, ingestUrl: 'https://queue.example.com',
+ *                                 bookingUrl: 'https://booking.example.com' });
+ *   await line.join('alice');                    // 202: the place is kept; the token is saved in localStorage
+ *   const stop = line.watch(onStatus, onProblem); // polls at the pace the server asks for, backs off on errors
+ *   const booking = await line.book(1);          // once AVAILABLE; a refusal throws Queuegate.Refusal
+ *   await line.leave();                          // gives the place up and forgets it
+ *
+ * Statuses come as the API sends them: PENDING, WAITING (position, etaSeconds), AVAILABLE (expiresAt), EXPIRED,
+ * and whatever a newer server adds; callers should show an unknown status rather than fail on it. Every failure
+ * is a Refusal with the HTTP status (0 when the network failed), the problem's `code`, a sentence and, for 429
+ * and 503, how long to wait. Plain ES2020, no dependencies, no build step.
+ */
+(function (global) {
+  'use strict';
+
+  /** Shortest and longest wait between polls after failures; the wait doubles per failure in between. */
+  var MIN_BACKOFF_MS = 1000;
+  var MAX_BACKOFF_MS = 30000;
+  /** Poll interval when an answer names none but is not final, e.g. a status this client does not know. */
+  var DEFAULT_POLL_MS = 2000;
+  /**
+   * Each wait is stretched by up to this share at random, so a crowd that loaded the page together does not
+   * poll in lockstep after a hiccup.
+   */
+  var JITTER = 0.1;
+
+  /** A refused or failed call: status 0 for a network failure, else the HTTP status and the problem's code. */
+  class Refusal extends Error {
+    constructor(status, code, detail, retryAfterMs) {
+      super(detail || code);
+      this.name = 'Refusal';
+      this.status = status;
+      this.code = code;
+      this.retryAfterMs = retryAfterMs;
+    }
+  }
+
+  function retryAfterMs(response) {
+    var header = response.headers.get('Retry-After');
+    if (!header) {
+      return null;
+    }
+    var seconds = Number(header);
+    if (Number.isFinite(seconds)) {
+      return Math.max(0, seconds * 1000);
+    }
+    var date = Date.parse(header);
+    return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+  }
+
+  function codeOf(status) {
+    if (status === 429) return 'too_many_requests';
+    if (status === 503) return 'unavailable';
+    if (status >= 500) return 'internal_error';
+    return 'invalid_request';
+  }
+
+  /** One JSON call; resolves with the body (null for 204) and the server's clock, or rejects with a Refusal. */
+  async function call(method, url, body) {
+    var response;
+    try {
+      response = await fetch(url, {
+        method: method,
+        headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        cache: 'no-store',
+        credentials: 'omit'
+      });
+    } catch (e) {
+      throw new Refusal(0, 'network', 'The connection failed.', null);
+    }
+    if (response.ok) {
+      var json = response.status === 204 ? null : await response.json();
+      return { body: json, serverDate: Date.parse(response.headers.get('Date') || '') };
+    }
+    var problem = {};
+    try {
+      problem = await response.json();
+    } catch (e) {
+      // not a problem document: the status alone says what happened
+    }
+    throw new Refusal(response.status, problem.code || codeOf(response.status), problem.detail,
+        retryAfterMs(response));
+  }
+
+  function jittered(ms) {
+    return Math.round(ms * (1 + Math.random() * JITTER));
+  }
+
+  /**
+   * A user's place in one product's line. Its state (token, user, the first position seen, a booking) lives in
+   * `storage` under one key per product, so a reload, or another tab, resumes where the user was.
+   */
+  class Line {
+    /**
+     * @param {object} options
+     * @param {number|string} options.productId the product whose line this is
+     * @param {string} [options.ingestUrl] ingest-service's base URL; '' for the page's own origin
+     * @param {string} [options.bookingUrl] booking-service's base URL; '' for the page's own origin
+     * @param {Storage} [options.storage] where the place is kept; localStorage by default
+     */
+    constructor(options) {
+      this.productId = String(options.productId);
+      this.ingestUrl = options.ingestUrl || '';
+      this.bookingUrl = options.bookingUrl || '';
+      this.storage = options.storage || global.localStorage;
+      this.key = 'queuegate:' + this.productId;
+    }
+
+    /** What is kept for this product: {token, userId, firstPosition, booking, outcome}, or null. */
+    saved() {
+      try {
+        return JSON.parse(this.storage.getItem(this.key) || 'null');
+      } catch (e) {
+        return null;
+      }
+    }
+
+    save(changes) {
+      var next = Object.assign({}, this.saved() || {}, changes);
+      this.storage.setItem(this.key, JSON.stringify(next));
+      return next;
+    }
+
+    /** Forgets the place in this browser only; the server keeps it until it expires or is left. */
+    forget() {
+      this.storage.removeItem(this.key);
+    }
+
+    get token() {
+      var saved = this.saved();
+      return saved ? saved.token : null;
+    }
+
+    entryUrl() {
+      return this.ingestUrl + '/api/v1/queues/' + encodeURIComponent(this.productId) + '/entries';
+    }
+
+    /**
+     * Enters the line. Entering again with the same user id keeps the same place.
+     * @returns {Promise<object>} the accepted entry: {token, productId, status: 'PENDING'}
+     */
+    async join(userId) {
+      var result = await call('POST', this.entryUrl(), { userId: userId });
+      this.forget();
+      this.save({ token: result.body.token, userId: userId });
+      return result.body;
+    }
+
+    /**
+     * Reads the place once. The answer carries `pollAfterMs` (null once nothing is left to wait for) and
+     * `clockOffsetMs`, the server's clock minus this browser's, for counting down to `expiresAt`.
+     */
+    async status() {
+      var token = this.requireToken();
+      var result = await call('GET', this.entryUrl() + '/' + encodeURIComponent(token));
+      var status = Object.assign({}, result.body);
+      status.receivedAt = Date.now();
+      // Date has whole seconds: only a clock that is clearly wrong is corrected
+      var offset = Number.isNaN(result.serverDate) ? 0 : result.serverDate + 500 - status.receivedAt;
+      status.clockOffsetMs = Math.abs(offset) > 2000 ? offset : 0;
+      if (status.status === 'WAITING' && typeof status.position === 'number') {
+        var saved = this.saved() || {};
+        if (!saved.firstPosition || status.position > saved.firstPosition) {
+          this.save({ firstPosition: status.position });
+        }
+      }
+      return status;
+    }
+
+    /**
+     * Polls until the place needs no more waiting: after each answer it waits the `pollAfterMs` the server
+     * asked for; after a failure it waits twice as long as after the previous one (1 s up to 30 s), or the
+     * server's Retry-After when that is longer. A token this server does not accept (400) ends the watch.
+     *
+     * @param {function(object)} onStatus every answer
+     * @param {function(Refusal, number)} [onProblem] every failure, with the milliseconds until the next try
+     * @returns {function()} stops the polling
+     */
+    watch(onStatus, onProblem) {
+      var line = this;
+      var stopped = false;
+      var timer = null;
+      var backoff = MIN_BACKOFF_MS;
+      function schedule(ms) {
+        if (!stopped) {
+          timer = global.setTimeout(poll, ms);
+        }
+      }
+      async function poll() {
+        timer = null;
+        if (stopped || !line.token) {
+          return;
+        }
+        try {
+          var status = await line.status();
+          backoff = MIN_BACKOFF_MS;
+          if (stopped) return;
+          onStatus(status);
+          if (status.pollAfterMs !== null && status.pollAfterMs !== undefined) {
+            schedule(jittered(status.pollAfterMs));
+          } else if (status.status !== 'EXPIRED' && status.status !== 'SOLD_OUT' && !('pollAfterMs' in status)) {
+            schedule(jittered(DEFAULT_POLL_MS));
+          }
+        } catch (refusal) {
+          if (stopped) return;
+          var fatal = refusal.status === 400 || refusal.status === 404;
+          var wait = fatal ? null : jittered(Math.max(backoff, refusal.retryAfterMs || 0));
+          backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
+          if (onProblem) onProblem(refusal, wait);
+          if (!fatal) schedule(wait);
+        }
+      }
+      schedule(0);
+      return function stop() {
+        stopped = true;
+        if (timer !== null) global.clearTimeout(timer);
+      };
+    }
+
+    /**
+     * Books with the admitted place. The token is used up by a booking, so the booking is saved: a reload
+     * shows it instead of an expired place.
+     * @returns {Promise<object>} the booking: {bookingId, productId, userId, quantity, bookedAt}
+     * @throws {Refusal} 409 sold_out (the place stays usable), 403 token_not_admitted (not admitted, expired or
+     *         used), 503 unavailable (nothing was taken; try again)
+     */
+    async book(quantity) {
+      var result = await call('POST', this.bookingUrl + '/api/v1/bookings',
+          { productId: Number(this.productId), token: this.requireToken(), quantity: quantity || 1 });
+      this.save({ booking: result.body, outcome: 'BOOKED' });
+      return result.body;
+    }
+
+    /** Gives the place (or the admitted slot) up and forgets it here. */
+    async leave() {
+      var token = this.requireToken();
+      await call('DELETE', this.entryUrl() + '/' + encodeURIComponent(token));
+      this.forget();
+    }
+
+    requireToken() {
+      var token = this.token;
+      if (!token) {
+        throw new Refusal(0, 'no_place', 'There is no place to check: join first.', null);
+      }
+      return token;
+    }
+  }
+
+  global.Queuegate = Object.freeze({
+    /** A place in one product's line; see Line. */
+    line: function (options) {
+      return new Line(options);
+    },
+    Refusal: Refusal,
+    MIN_BACKOFF_MS: MIN_BACKOFF_MS,
+    MAX_BACKOFF_MS: MAX_BACKOFF_MS
+  });
+})(window);

@@ -1,0 +1,242 @@
+package io.queuegate.system;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.queuegate.system.Stack.Reply;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.Keys;
+
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
+import org.springframework.kafka.listener.MessageListenerContainer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The waiting page in headless Chromium against the running stack: what a person in line sees, from joining to
+ * a booking, and what they see when things go otherwise. Each test has its own product and a fresh browser.
+ */
+class WaitingPageBrowserTests {
+
+    private final Stack stack = Stack.get();
+
+    private final List<Long> products = new ArrayList<>();
+
+    private final List<Browser> browsers = new ArrayList<>();
+
+    @AfterEach
+    void cleanUp() {
+        this.browsers.forEach(Browser::close);
+        this.products.forEach(this.stack::forget);
+    }
+
+    private Browser desktop() {
+        Browser browser = Browser.desktop();
+        this.browsers.add(browser);
+        return browser;
+    }
+
+    private long queue(int maxActive, int ttlSeconds, long stock) {
+        long productId = Stack.newProduct();
+        this.products.add(productId);
+        assertThat(this.stack.configure(productId, maxActive, 10, ttlSeconds, true).status()).isEqualTo(200);
+        assertThat(this.stack.setStock(productId, stock).status()).isEqualTo(200);
+        return productId;
+    }
+
+    /** Someone who entered through the API, so that the page's user has people ahead. */
+    private String enterAndAwait(long productId, String userId, String status) {
+        Reply entered = this.stack.enter(productId, userId);
+        assertThat(entered.status()).isEqualTo(202);
+        String token = entered.text("token");
+        await().atMost(Duration.ofSeconds(20))
+            .until(() -> status.equals(this.stack.status(productId, token).text("status")));
+        return token;
+    }
+
+    private String page(long productId) {
+        return Stack.url(this.stack.ingest, "/queues/" + productId);
+    }
+
+    /** Types the user id and joins with the keyboard alone. */
+    private static void join(Browser browser, String userId) {
+        browser.await("the join form", d -> browser.visible("#user-id"));
+        browser.find("#user-id").sendKeys(userId, Keys.ENTER);
+    }
+
+    private static String savedToken(Browser browser, long productId) {
+        return (String) browser.script("var s = JSON.parse(localStorage.getItem(arguments[0]) || 'null');"
+                + "return s && s.token;", "queuegate:" + productId);
+    }
+
+    private static long shownPosition(Browser browser) {
+        String position = browser.find("#position").getAttribute("data-position");
+        return position == null || position.isEmpty() ? -1 : Long.parseLong(position);
+    }
+
+    @Test
+    void aPersonJoinsWatchesTheLineMoveByItselfAndBooks() {
+        long productId = queue(1, 120, 5);
+        String first = enterAndAwait(productId, "ahead-1", "AVAILABLE");
+        String second = enterAndAwait(productId, "ahead-2", "WAITING");
+        Browser browser = desktop();
+        browser.open(page(productId));
+        browser.awaitText("h1", "Waiting room for product " + productId);
+        browser.screenshot("1-join");
+
+        // Held back, the line has not taken the enter in yet: the page says the place is kept all the same.
+        MessageListenerContainer writer = this.stack.worker.getBean(KafkaListenerEndpointRegistry.class)
+            .getListenerContainer("waiting-writer");
+        writer.stop();
+        try {
+            join(browser, "page-user");
+            browser.awaitText("#pending", "We've got your place");
+            browser.screenshot("2-pending");
+        }
+        finally {
+            writer.start();
+        }
+
+        browser.awaitText("#position", "You are number 2 in line. 1 person is ahead of you.");
+        assertThat(browser.text("#eta")).isEqualTo("Your turn should come in less than a minute.");
+        assertThat(browser.text("#updated")).matches("\\d{1,2}:\\d{2}:\\d{2}.*");
+        assertThat(browser.find("#progress").getAttribute("value")).isEqualTo("0");
+        browser.screenshot("3-waiting");
+
+        // The line moves without any click on the page: the person ahead gives up their turn.
+        assertThat(this.stack.leave(productId, first).status()).isEqualTo(204);
+        browser.awaitText("#position", "You are number 1 in line. Nobody is ahead of you.");
+        assertThat(browser.find("#progress").getAttribute("value")).isEqualTo("50");
+
+        assertThat(this.stack.leave(productId, second).status()).isEqualTo(204);
+        browser.awaitText("#available-heading", "It's your turn");
+        String countdown = browser.text("#countdown");
+        assertThat(countdown).matches("[12]:\\d{2}");
+        browser.await("the countdown to move", d -> !browser.text("#countdown").equals(countdown));
+        browser.screenshot("4-available");
+
+        browser.find("#book").click();
+        browser.awaitText("#done-heading", "Booked!");
+        String bookingId = browser.text("#booking-id");
+        Reply booking = this.stack.send("GET", Stack.url(this.stack.booking, "/api/v1/bookings/" + bookingId), null,
+                null, Map.of());
+        assertThat(booking.status()).isEqualTo(200);
+        assertThat(booking.text("userId")).isEqualTo("page-user");
+        browser.screenshot("5-booked");
+
+        browser.driver.navigate().refresh();
+        browser.awaitText("#done-heading", "Booked!");
+        assertThat(browser.text("#booking-id")).isEqualTo(bookingId);
+        assertThat(browser.consoleErrors()).isEmpty();
+    }
+
+    @Test
+    void aReloadKeepsThePlaceAndLeavingGivesItUp() {
+        long productId = queue(1, 120, 5);
+        enterAndAwait(productId, "holder", "AVAILABLE");
+        enterAndAwait(productId, "before-me", "WAITING");
+        Browser browser = desktop();
+        browser.open(page(productId));
+        join(browser, "reloader");
+        browser.awaitText("#position", "You are number 2 in line.");
+        String token = savedToken(browser, productId);
+        assertThat(token).isNotBlank();
+
+        browser.driver.navigate().refresh();
+        browser.awaitText("#position", "You are number 2 in line.");
+        assertThat(savedToken(browser, productId)).isEqualTo(token);
+        assertThat(this.stack.status(productId, token).text("status")).isEqualTo("WAITING");
+
+        browser.find("#leave").click();
+        browser.awaitText("#notice", "You left the line and gave up your place.");
+        assertThat(browser.visible("#user-id")).isTrue();
+        assertThat(savedToken(browser, productId)).isNull();
+        assertThat(this.stack.status(productId, token).text("status")).isEqualTo("EXPIRED");
+        browser.screenshot("6-left");
+
+        browser.driver.navigate().refresh();
+        browser.await("the join form after a reload", d -> browser.visible("#user-id"));
+        assertThat(browser.consoleErrors()).isEmpty();
+    }
+
+    @Test
+    void soldOutIsSaidInPlainWordsAndStaysAfterAReload() {
+        long productId = queue(5, 120, 0);
+        Browser browser = desktop();
+        browser.open(page(productId));
+        join(browser, "too-late");
+        browser.awaitText("#available-heading", "It's your turn");
+        browser.find("#book").click();
+        browser.awaitText("#done-heading", "Sold out");
+        assertThat(browser.text("#done-text")).contains("Nothing was booked or charged.");
+        browser.screenshot("7-sold-out");
+
+        browser.driver.navigate().refresh();
+        browser.awaitText("#done-heading", "Sold out");
+        // the booking's 409 is the answer this test provokes; the browser logs every 4xx load
+        assertThat(browser.consoleErrors("409")).isEmpty();
+    }
+
+    @Test
+    void aBusyServiceIsSaidInPlainWordsWhileThePlaceIsKept() {
+        long productId = queue(1, 120, 5);
+        enterAndAwait(productId, "busy-holder", "AVAILABLE");
+        Browser browser = desktop();
+        browser.open(page(productId));
+        join(browser, "patient");
+        browser.awaitText("#position", "You are number 1 in line.");
+
+        // The stack cannot be made to shed polls without disturbing other tests, so the page's own fetch answers
+        // its next two polls as an overloaded server would: 503, then 429, each with Retry-After.
+        browser.script("""
+                const real = window.fetch;
+                const answers = [[503, 'unavailable', '3'], [429, 'too_many_requests', '2']];
+                window.fetch = function (url, init) {
+                  if (answers.length > 0 && String(url).includes('/entries/') && (!init || init.method === 'GET')) {
+                    const [status, code, retryAfter] = answers.shift();
+                    return Promise.resolve(new Response(JSON.stringify({ status: status, code: code }), {
+                      status: status, headers: { 'Content-Type': 'application/problem+json', 'Retry-After': retryAfter }
+                    }));
+                  }
+                  return real.apply(this, arguments);
+                };""");
+        browser.awaitText("#notice", "The waiting room is very busy right now (it answered 503). You keep your place.");
+        assertThat(browser.text("#notice")).matches(".*Checking again in [34] s\\.");
+        browser.screenshot("8-busy");
+        browser.awaitText("#notice", "Slow down");
+        assertThat(browser.text("#notice")).contains("You keep your place.");
+        browser.await("the notice to clear once polls are answered again", d -> !browser.visible("#notice"));
+        assertThat(browser.text("#position")).startsWith("You are number 1 in line.");
+        assertThat(browser.consoleErrors()).isEmpty();
+    }
+
+    @Test
+    void onAPhoneNothingScrollsSideways() {
+        long productId = queue(1, 120, 5);
+        String holder = enterAndAwait(productId, "phone-holder", "AVAILABLE");
+        Browser browser = Browser.phone();
+        this.browsers.add(browser);
+        browser.open(page(productId));
+        join(browser, "someone-with-a-rather-long-user-id@example.com");
+        browser.awaitText("#position", "You are number 1 in line.");
+        assertNoSidewaysScroll(browser);
+        browser.screenshot("9-phone-waiting");
+
+        this.stack.leave(productId, holder);
+        browser.awaitText("#available-heading", "It's your turn");
+        assertNoSidewaysScroll(browser);
+        browser.screenshot("10-phone-available");
+        assertThat(browser.consoleErrors()).isEmpty();
+    }
+
+    private static void assertNoSidewaysScroll(Browser browser) {
+        long viewport = ((Number) browser.script("return window.innerWidth;")).longValue();
+        long content = ((Number) browser.script("return document.documentElement.scrollWidth;")).longValue();
+        assertThat(viewport).isLessThanOrEqualTo(400);
+        assertThat(content).as("page width on a %d px wide screen", viewport).isLessThanOrEqualTo(viewport);
+    }
+}
