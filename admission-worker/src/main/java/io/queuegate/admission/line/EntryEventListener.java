@@ -40,6 +40,10 @@ import org.springframework.stereotype.Component;
  * holds because every chunk names the offset the previous chunk of its product and partition ended at, and the
  * line refuses a chunk whose predecessor it has not applied (see {@link io.queuegate.core.queue.LineChunk}); a
  * refusal fails the batch, and its retry skips what is in.
+ *
+ * <p>Every batch first checks that Redis still is the one the committed offsets were applied to
+ * ({@link LineEpoch}); one that lost its data since gets no append ahead of the records before it: the writer
+ * restarts, and its new assignment reads from the start of the log ({@link LineRebuild}).
  */
 @Component
 class EntryEventListener implements DisposableBean {
@@ -58,6 +62,10 @@ class EntryEventListener implements DisposableBean {
 
     private final EnterDeadLetters deadLetters;
 
+    private final LineEpoch epoch;
+
+    private final WriterRestart restart;
+
     /** Parses and verifies chunks, and sends them: each chunk is sent after the previous one was sent. */
     private final ExecutorService steps = Executors.newThreadPerTaskExecutor(
             Thread.ofVirtual().name("waiting-writer-step-", 0).factory());
@@ -65,19 +73,27 @@ class EntryEventListener implements DisposableBean {
     private final EnterEventReader events;
 
     EntryEventListener(WaitingLine line, TokenCodec tokens, AdmissionProperties properties, JsonMapper json,
-            EnterDeadLetters deadLetters, MeterRegistry metrics) {
+            EnterDeadLetters deadLetters, LineEpoch epoch, WriterRestart restart, MeterRegistry metrics) {
         this.line = line;
         this.events = new EnterEventReader(json);
         this.tokens = tokens;
         this.chunk = properties.appendChunk();
         this.appended = metrics.counter("queuegate.line.appended");
         this.deadLetters = deadLetters;
+        this.epoch = epoch;
+        this.restart = restart;
     }
 
     // idIsGroup = false: the consumer group is spring.kafka.consumer.group-id, not the listener's id
     @KafkaListener(id = LISTENER_ID, idIsGroup = false, topics = "${queuegate.admission.topic:queuegate.entries}",
             batch = "true")
     void onEntries(List<ConsumerRecord<String, byte[]>> records) {
+        if (!this.epoch.unchanged()) {
+            // Redis lost the lines since the partitions were assigned: nothing of this batch may go in ahead of
+            // the records before it. A new assignment reads every partition from the start (LineRebuild).
+            this.restart.request();
+            throw new IllegalStateException("Redis lost the lines it held; the writer restarts to rebuild them");
+        }
         ChunkSender sender = new ChunkSender(this.line);
         CompletableFuture<Void> sent = CompletableFuture.completedFuture(null);
         for (int from = 0; from < records.size(); from += this.chunk) {

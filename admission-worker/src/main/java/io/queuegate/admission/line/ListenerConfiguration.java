@@ -2,6 +2,8 @@ package io.queuegate.admission.line;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.config.ContainerCustomizer;
+import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.kafka.listener.DefaultErrorHandler;
 import org.springframework.util.backoff.ExponentialBackOff;
 
@@ -17,5 +19,18 @@ class ListenerConfiguration {
         ExponentialBackOff backOff = new ExponentialBackOff(100, 2);
         backOff.setMaxInterval(5_000);
         return new DefaultErrorHandler(backOff);
+    }
+
+    /** The writer commits each offset with the id of the Redis it was applied to, and checks it on assignment. */
+    @Bean
+    ContainerCustomizer<Object, Object, ConcurrentMessageListenerContainer<Object, Object>> lineRebuildOnAssignment(
+            LineEpoch epoch) {
+        LineRebuild rebuild = new LineRebuild(epoch);
+        return (container) -> {
+            if (EntryEventListener.LISTENER_ID.equals(container.getListenerId())) {
+                container.getContainerProperties().setConsumerRebalanceListener(rebuild);
+                container.getContainerProperties().setOffsetAndMetadataProvider(rebuild);
+            }
+        };
     }
 }

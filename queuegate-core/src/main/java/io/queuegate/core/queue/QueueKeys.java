@@ -11,6 +11,13 @@ public record QueueKeys(long productId) {
     /** The set of configured product ids. Read on its own, never inside a product's script. */
     public static final String REGISTRY = "queuegate:queues";
 
+    /**
+     * A random id the line writers give this Redis's lines the first time they find it missing. The writers commit
+     * it with their Kafka offsets; a Redis whose id is missing or another one has lost what those offsets say was
+     * applied, and its lines are rebuilt from the log. Read on its own, never inside a product's script.
+     */
+    public static final String LINE_EPOCH = "queuegate:line-epoch";
+
     public static QueueKeys of(long productId) {
         return new QueueKeys(productId);
     }
