@@ -153,6 +153,44 @@ class OperationsSystemTests {
     }
 
     @Test
+    void aBookingsTraceTravelsWithItsRecordThroughKafka() {
+        this.productId = Stack.newProduct();
+        this.stack.configure(this.productId, 1, 1000, 600, true);
+        this.stack.setStock(this.productId, 5);
+        String token = this.stack.enter(this.productId, "traced-booker").text("token");
+        await().atMost(Duration.ofSeconds(20))
+            .until(() -> "AVAILABLE".equals(this.stack.status(this.productId, token).text("status")));
+        String traceId = java.util.HexFormat.of().formatHex(java.nio.ByteBuffer.allocate(16)
+            .putLong(java.util.concurrent.ThreadLocalRandom.current().nextLong())
+            .putLong(java.util.concurrent.ThreadLocalRandom.current().nextLong()).array());
+        Reply booked = this.stack.send("POST", Stack.url(this.stack.booking, "/api/v1/bookings"),
+                "{\"productId\":%d,\"token\":\"%s\",\"quantity\":1}".formatted(this.productId, token),
+                "application/json", Map.of("traceparent", "00-" + traceId + "-00f067aa0ba902b7-01"));
+        assertThat(booked.status()).isEqualTo(201);
+
+        try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<String, String>(Map.of(
+                "bootstrap.servers", this.stack.kafkaBootstrapServers(), "group.id",
+                "trace-" + java.util.UUID.randomUUID(), "auto.offset.reset", "earliest"),
+                new org.apache.kafka.common.serialization.StringDeserializer(),
+                new org.apache.kafka.common.serialization.StringDeserializer())) {
+            consumer.subscribe(List.of("queuegate.bookings"));
+            List<String> traceparents = new java.util.ArrayList<>();
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                for (var record : consumer.poll(Duration.ofMillis(200))) {
+                    var header = record.headers().lastHeader("traceparent");
+                    if (record.key().equals(Long.toString(this.productId)) && header != null) {
+                        traceparents.add(new String(header.value(), java.nio.charset.StandardCharsets.UTF_8));
+                    }
+                }
+                return !traceparents.isEmpty();
+            });
+            // the caller's trace, continued by the service: same trace id, the service's own span
+            assertThat(traceparents.getFirst()).matches("00-" + traceId + "-[0-9a-f]{16}-0[01]")
+                .doesNotContain("00f067aa0ba902b7");
+        }
+    }
+
+    @Test
     void aServiceRefusesToStartWithTheDevelopmentSecretsOutsideTheDevProfile() {
         assertThatThrownBy(() -> this.stack.start(AdmissionWorkerApplication.class,
                 AdmissionWorkerApplication.CONFIG_NAME, "queuegate.admin.token=dev-admin-token",
