@@ -2,7 +2,11 @@ package io.queuegate.system;
 
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
-/** spring-kafka-test's KRaft broker in this JVM, and the Redis already running on 127.0.0.1:6379. */
+/**
+ * spring-kafka-test's KRaft broker in this JVM, and the Redis already running on 127.0.0.1:6379, or the Redis
+ * Cluster that {@code SPRING_DATA_REDIS_CLUSTER_NODES} names (the services read that variable themselves, and a
+ * cluster's nodes outrank a single host).
+ */
 final class EmbeddedInfrastructure implements TestInfrastructure {
 
     private final EmbeddedKafkaKraftBroker broker;
@@ -34,7 +38,9 @@ final class EmbeddedInfrastructure implements TestInfrastructure {
 
     @Override
     public String description() {
-        return "embedded KRaft broker at " + kafkaBootstrapServers() + ", Redis on 127.0.0.1:6379";
+        String cluster = System.getenv("SPRING_DATA_REDIS_CLUSTER_NODES");
+        return "embedded KRaft broker at " + kafkaBootstrapServers() + ", "
+                + (cluster == null || cluster.isBlank() ? "Redis on 127.0.0.1:6379" : "Redis Cluster at " + cluster);
     }
 
     @Override

@@ -17,6 +17,12 @@ public class OpsConfiguration {
 
     /** Registered as the {@code kafka} health contributor, beside Boot's {@code redis}. */
     @Bean
+    static KafkaClusterName kafkaClusterName(
+            @Value("${spring.kafka.bootstrap-servers:localhost:9092}") String bootstrapServers) {
+        return new KafkaClusterName(bootstrapServers);
+    }
+
+    @Bean
     KafkaHealthIndicator kafkaHealthIndicator(KafkaAdmin kafkaAdmin) {
         return new KafkaHealthIndicator(kafkaAdmin);
     }
