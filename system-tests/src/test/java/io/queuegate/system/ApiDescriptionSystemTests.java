@@ -58,6 +58,23 @@ class ApiDescriptionSystemTests {
     }
 
     @Test
+    void aRefusalHasEveryMemberTheProblemSchemaRequires() {
+        JsonNode api = this.stack.send("GET", Stack.url(this.stack.ingest, "/v3/api-docs"), null, null, Map.of())
+            .json();
+        JsonNode schema = api.at("/components/schemas/Problem");
+        List<Stack.Reply> refusals = List.of(this.stack.enter(0, "u-1"), this.stack.status(Stack.newProduct(), "x"),
+                this.stack.send("GET", Stack.url(this.stack.worker, "/api/v1/queues/1"), null, null, Map.of()));
+        for (Stack.Reply refusal : refusals) {
+            assertThat(refusal.header("Content-Type")).startsWith("application/problem+json");
+            JsonNode problem = refusal.json();
+            schema.at("/required").forEach(member -> assertThat(problem.has(member.asString()))
+                .as(member.asString() + " in " + problem).isTrue());
+            assertThat(schema.at("/properties/code/enum").valueStream().map(JsonNode::asString))
+                .contains(problem.get("code").asString());
+        }
+    }
+
+    @Test
     void everyErrorAnswerIsAProblemWithACode() {
         for (ConfigurableApplicationContext service : List.of(this.stack.ingest, this.stack.worker,
                 this.stack.booking)) {

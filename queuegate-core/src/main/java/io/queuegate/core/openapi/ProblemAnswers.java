@@ -48,8 +48,10 @@ final class ProblemAnswers implements OpenApiCustomizer {
         ApiResponses responses = operation.getResponses() == null ? new ApiResponses() : operation.getResponses();
         // RequestBodyLimitFilter refuses a path with ';' parameters on every route, and every productId is read
         // by ProductIds, so any operation can answer 400
-        responses.computeIfAbsent("400", status -> answer("invalid_request: a malformed path, parameter or body"));
-        if (operation.getRequestBody() != null) {
+        boolean body = operation.getRequestBody() != null;
+        responses.computeIfAbsent("400", status -> answer(
+                body ? "invalid_request: a malformed path or body" : "invalid_request: a malformed path"));
+        if (body) {
             responses.computeIfAbsent("413", status -> answer(
                     "payload_too_large: the body is larger than this service reads"));
             responses.computeIfAbsent("415", status -> answer("unsupported_media_type: the body is not JSON"));

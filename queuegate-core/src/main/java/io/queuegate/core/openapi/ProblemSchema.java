@@ -30,14 +30,15 @@ final class ProblemSchema {
         return new ObjectSchema()
             .description("An RFC 9457 problem. Clients switch on `code`, which never changes meaning; "
                     + "`title` and `detail` are for people.")
-            .addProperty("type", new StringSchema().format("uri-reference")
-                .description("Always about:blank: the status and the code say what happened"))
+            // Spring leaves out a type of about:blank, which RFC 9457 takes as the value of an absent one
+            .addProperty("type", new StringSchema().format("uri-reference")._default("about:blank")
+                .description("about:blank, or absent (the same): the status and the code say what happened"))
             .addProperty("title", new StringSchema().description("The status's reason phrase"))
             .addProperty("status", new IntegerSchema().description("The HTTP status of the answer"))
             .addProperty("detail", new StringSchema().description("What was wrong, in a sentence"))
             .addProperty("instance", new StringSchema().format("uri-reference").description("The request's path"))
             .addProperty("code", code.description("What was wrong, for programs"))
-            .required(List.of("type", "title", "status", "code"));
+            .required(List.of("title", "status", "code"));
     }
 
     /** The answer's body as a reference to the component. */
