@@ -25,8 +25,8 @@ class ApiDescriptionSystemTests {
 
     private static final Path DOCS = Path.of("..", "docs", "openapi");
 
-    private static final String REGENERATE = "if the change is intended, run scripts/openapi.sh (or mvn -pl "
-            + "system-tests test -Dtest=ApiDescriptionSystemTests -Dopenapi.write=true) and commit docs/openapi/";
+    private static final String REGENERATE = "if the change is intended, run scripts/openapi.sh (this test with "
+            + "-Dopenapi.write=true) and commit docs/openapi/";
 
     private final Stack stack = Stack.get();
 
