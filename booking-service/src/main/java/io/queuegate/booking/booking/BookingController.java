@@ -10,6 +10,8 @@ import io.queuegate.gate.EntryGate;
 import io.queuegate.gate.GateProperties;
 import io.queuegate.gate.Reservation;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 
@@ -19,6 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.dao.DataAccessException;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -62,7 +65,9 @@ class BookingController {
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Book", description = "Consumes the token and takes the stock in one atomic step; "
             + "answers 201 only once the booking event is stored in Kafka.")
-    @ApiResponse(responseCode = "201", description = "Booked")
+    @ApiResponse(responseCode = "201", description = "Booked", headers = @Header(name = HttpHeaders.LOCATION,
+            description = "The booking: /api/v1/bookings/{bookingId}", required = true,
+            schema = @Schema(type = "string", format = "uri-reference")))
     @ApiResponse(responseCode = "400", description = "invalid_request; nothing was consumed")
     @ApiResponse(responseCode = "403", description = "token_not_admitted: forged, waiting, expired, used or foreign")
     @ApiResponse(responseCode = "409", description = "sold_out; the token stays usable")
@@ -106,7 +111,7 @@ class BookingController {
     }
 
     @GetMapping("/{bookingId}")
-    @Operation(summary = "Read a booking")
+    @Operation(operationId = "readBooking", summary = "Read a booking")
     @ApiResponse(responseCode = "200", description = "The booking")
     @ApiResponse(responseCode = "404", description = "not_found")
     BookingResponse get(@PathVariable String bookingId) {

@@ -35,7 +35,7 @@ class StockController {
     }
 
     @PutMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Set the units left to sell")
+    @Operation(operationId = "setStock", summary = "Set the units left to sell")
     @ApiResponse(responseCode = "200", description = "The stock")
     @ApiResponse(responseCode = "401", description = "unauthorized")
     Stock put(@PathVariable("productId") String productIdText, @Valid @RequestBody StockRequest request) {
@@ -45,7 +45,8 @@ class StockController {
     }
 
     @GetMapping
-    @Operation(summary = "Read the units left to sell")
+    @Operation(operationId = "readStock", summary = "Read the units left to sell")
+    @ApiResponse(responseCode = "200", description = "The stock; 0 for a product whose stock was never set")
     Stock get(@PathVariable("productId") String productIdText) {
         long productId = ProductIds.parse(productIdText);
         return new Stock(productId, this.gate.stock(productId));

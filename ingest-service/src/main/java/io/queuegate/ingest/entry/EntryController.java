@@ -16,6 +16,8 @@ import io.queuegate.core.web.ProblemCodes;
 import io.queuegate.core.web.ProductIds;
 import io.queuegate.core.web.RequestIdFilter;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 
@@ -77,8 +79,10 @@ class EntryController {
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Enter the line", description = "Answers 202 once Kafka holds the enter event. "
             + "Entering again with the same userId returns the same token and keeps the place.")
-    @ApiResponse(responseCode = "202", description = "Accepted; poll the Location")
-    @ApiResponse(responseCode = "400", description = "invalid_request")
+    @ApiResponse(responseCode = "202", description = "Accepted; poll the Location", headers = @Header(
+            name = HttpHeaders.LOCATION, description = "The token's status: /api/v1/queues/{productId}/entries/{token}",
+            required = true, schema = @Schema(type = "string", format = "uri-reference")))
+    @ApiResponse(responseCode = "400", description = "invalid_request: a malformed productId or body")
     @ApiResponse(responseCode = "404", description = "queue_not_found")
     @ApiResponse(responseCode = "409", description = "queue_closed")
     @ApiResponse(responseCode = "503", description = "unavailable: Kafka did not acknowledge in time; see Retry-After")
@@ -107,7 +111,8 @@ class EntryController {
     @Operation(summary = "Poll a place", description = "PENDING until the line has the entry, then WAITING with "
             + "position and ETA, AVAILABLE with expiresAt once admitted, EXPIRED when the place is gone.")
     @ApiResponse(responseCode = "200", description = "The token's status")
-    @ApiResponse(responseCode = "400", description = "invalid_token: not issued here, or for another product")
+    @ApiResponse(responseCode = "400", description = "invalid_token: not issued here, or for another product; "
+            + "invalid_request: a malformed productId")
     EntryStatusResponse status(@PathVariable("productId") String productIdText, @PathVariable String token) {
         long productId = ProductIds.parse(productIdText);
         EntryToken entry = verify(productId, token);
@@ -125,6 +130,8 @@ class EntryController {
     @DeleteMapping("/{token}")
     @Operation(summary = "Leave the line", description = "Gives up the place or frees the entry slot.")
     @ApiResponse(responseCode = "204", description = "The place is gone")
+    @ApiResponse(responseCode = "400", description = "invalid_token: not issued here, or for another product; "
+            + "invalid_request: a malformed productId")
     ResponseEntity<Void> leave(@PathVariable("productId") String productIdText, @PathVariable String token) {
         long productId = ProductIds.parse(productIdText);
         if (this.remover.remove(verify(productId, token))) {
