@@ -13,6 +13,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -50,7 +51,11 @@ abstract class RedisScriptTestSupport {
 
     @BeforeAll
     static void connect() {
-        connectionFactory = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", 6379));
+        // the Redis Cluster that SPRING_DATA_REDIS_CLUSTER_NODES names, as the services would use it (scripts/test-on-cluster.sh)
+        String cluster = System.getenv("SPRING_DATA_REDIS_CLUSTER_NODES");
+        connectionFactory = cluster == null || cluster.isBlank()
+                ? new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", 6379))
+                : new LettuceConnectionFactory(new RedisClusterConfiguration(List.of(cluster.split(","))));
         connectionFactory.afterPropertiesSet();
         connectionFactory.start();
         redis = new StringRedisTemplate(connectionFactory);

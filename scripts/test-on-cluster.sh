@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Runs the suites that touch Redis the most against a three-master Redis Cluster on loopback, chosen by
+# configuration only (SPRING_DATA_REDIS_CLUSTER_NODES): the Lua script suites of core (admission races included),
+# the admission worker's (line, rebuild, two racing workers) and the pipeline, booking and audit system tests.
+# A script that touched keys of two slots would fail here with CROSSSLOT. .ci/run calls it after ./test.sh.
+#   scripts/test-on-cluster.sh [extra Maven arguments]
+set -uo pipefail
+
+# shellcheck source=scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT" || exit 1
+use_java25
+export MAVEN_OPTS="${MAVEN_OPTS:---sun-misc-unsafe-memory-access=allow}"
+
+"$ROOT/scripts/redis-cluster.sh" stop >/dev/null 2>&1 || true
+"$ROOT/scripts/redis-cluster.sh" start || exit 1
+trap '"$ROOT/scripts/redis-cluster.sh" stop' EXIT
+
+SPRING_DATA_REDIS_CLUSTER_NODES="$("$ROOT/scripts/redis-cluster.sh" nodes)"
+export SPRING_DATA_REDIS_CLUSTER_NODES
+export QUEUEGATE_TEST_INFRA=embedded
+log "running the Redis suites on the cluster $SPRING_DATA_REDIS_CLUSTER_NODES"
+"$(maven_cmd)" -B -pl queuegate-core,admission-worker,system-tests -am verify -Dsurefire.failIfNoSpecifiedTests=false \
+    -Dtest='*ScriptTests,Admission*Tests,EntryEventListenerTests,LineRebuildTests,AMiddleChunkLostTests,TwoWorkersRaceTests,PipelineSystemTests,BookingSystemTests,AuditSystemTests' \
+    "$@"
+status=$?
+log "the suites on Redis Cluster exited with $status"
+exit "$status"
