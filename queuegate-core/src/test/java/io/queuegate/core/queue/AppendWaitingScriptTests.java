@@ -13,9 +13,13 @@ import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
+import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.codec.StringCodec;
 
 import org.junit.jupiter.api.AfterEach;
@@ -305,10 +309,19 @@ class AppendWaitingScriptTests extends RedisScriptTestSupport {
                 List.of(this.keys.waiting(), this.keys.entry(), this.keys.gone(), this.keys.stats()), args);
     }
 
+    /** One connection, so that the pipelined commands reach Redis in order: on a cluster, to the product's node. */
     private RedisAsyncCommands<String, String> rawConnection() {
-        StatefulRedisConnection<String, String> connection = ((RedisClient) connectionFactory
-            .getRequiredNativeClient()).connect(StringCodec.UTF8);
-        this.closeAfter = connection;
+        StatefulRedisConnection<String, String> connection;
+        if (connectionFactory.getRequiredNativeClient() instanceof RedisClusterClient cluster) {
+            StatefulRedisClusterConnection<String, String> routed = cluster.connect(StringCodec.UTF8);
+            RedisURI node = routed.getPartitions().getPartitionBySlot(SlotHash.getSlot(this.keys.waiting())).getUri();
+            connection = routed.getConnection(node.getHost(), node.getPort());
+            this.closeAfter = routed;
+        }
+        else {
+            connection = ((RedisClient) connectionFactory.getRequiredNativeClient()).connect(StringCodec.UTF8);
+            this.closeAfter = connection;
+        }
         RedisAsyncCommands<String, String> commands = connection.async();
         commands.scriptLoad(QueueScripts.APPEND_WAITING.getScriptAsString());
         commands.setAutoFlushCommands(false);
@@ -338,10 +351,10 @@ class AppendWaitingScriptTests extends RedisScriptTestSupport {
         }
     }
 
-    private StatefulRedisConnection<String, String> closeAfter;
+    private AutoCloseable closeAfter;
 
     @AfterEach
-    void closeRawConnection() {
+    void closeRawConnection() throws Exception {
         if (this.closeAfter != null) {
             this.closeAfter.close();
         }
