@@ -111,6 +111,9 @@ class OperationsSystemTests {
         }
         assertThat(plotted).hasSizeGreaterThan(10)
             .allSatisfy(series -> assertThat(exported).as(series).contains(series));
+        // every worker reports the same Redis counts per product: a sum over workers would count them twice
+        assertThat(readDashboard()).contains("max by (product) (queuegate_queue_waiting)")
+            .doesNotContain("sum by (product) (queuegate_queue_");
     }
 
     private static String readDashboard() {
