@@ -1,15 +1,20 @@
 #!lua
--- One admission step for one product: drop expired entries, then move the head of the line into entry.
+-- One admission step for one product: drop expired entries and abandoned places, then move the head of the line
+-- into entry, and measure the pace at which it moves.
 -- KEYS[1] waiting:{p}   KEYS[2] entry:{p}   KEYS[3] queue:{p}   KEYS[4] stats:{p}   KEYS[5] audit:{p}
--- KEYS[6] gone:{p}
+-- KEYS[6] gone:{p}   KEYS[7] stock:{p}   KEYS[8] seen:{p}
 -- ARGV[1] now in epoch ms, or 0 to read Redis TIME
--- ARGV[2] the most users this call may expire, and the most it may admit (bounds the work of one call)
--- Returns {admitted, expired, active, waiting}, or {-1} when the queue has no settings.
+-- ARGV[2] the most users this call may expire, the most it may take out as abandoned, and the most it may admit
+--         (bounds the work of one call)
+-- Returns {admitted, expired, active, waiting, abandoned}, or {-1} when the queue has no settings.
 --
 -- Atomic, so any number of workers may call it at once: active never exceeds maxActive. The rate is a token
 -- bucket kept in stats:{p} and refilled from elapsed time, so more workers or more ticks never admit faster.
+-- Nobody is admitted while the product is sold out (stock:{p} set and at most 0); a product without a stock key
+-- is never sold out here (the booking gate decides what it sells).
 -- The #!lua line makes Redis refuse the script before it starts when out of memory, never halfway through.
-local settings = redis.call('HMGET', KEYS[3], 'maxActive', 'admitPerSecond', 'entryTtlSeconds', 'open')
+local settings = redis.call('HMGET', KEYS[3], 'maxActive', 'admitPerSecond', 'entryTtlSeconds', 'open',
+  'abandonAfterSeconds')
 if not settings[1] then
   return {-1}
 end
@@ -17,6 +22,7 @@ local maxActive = tonumber(settings[1])
 local rate = tonumber(settings[2])
 local ttlMs = tonumber(settings[3]) * 1000
 local open = settings[4] == 'true'
+local abandonMs = (tonumber(settings[5]) or 0) * 1000
 
 local now = tonumber(ARGV[1])
 if now == 0 then
@@ -40,8 +46,40 @@ if expired > 0 then
   redis.call('HINCRBY', KEYS[4], 'expiredTotal', expired)
 end
 
+-- Abandoned places: users not seen for abandonAfterSeconds are the lowest scores of seen:{p}, so one range by score
+-- finds them without walking the line. Some of them may have left or been admitted meanwhile; only those still
+-- waiting lose a place (and go to gone, so they read EXPIRED).
+local abandoned = 0
+if abandonMs > 0 then
+  local stale = redis.call('ZRANGEBYSCORE', KEYS[8], '-inf', now - abandonMs, 'LIMIT', 0, bound)
+  local users = {}
+  for first = 1, #stale, 1000 do
+    local last = math.min(first + 999, #stale)
+    redis.call('ZREM', KEYS[8], unpack(stale, first, last))
+    local scores = redis.call('ZMSCORE', KEYS[1], unpack(stale, first, last))
+    for i = 1, last - first + 1 do
+      if scores[i] then
+        users[#users + 1] = stale[first + i - 1]
+      end
+    end
+  end
+  abandoned = #users
+  if abandoned > 0 then
+    for first = 1, abandoned, 1000 do
+      local last = math.min(first + 999, abandoned)
+      redis.call('ZREM', KEYS[1], unpack(users, first, last))
+      redis.call('SADD', KEYS[6], unpack(users, first, last))
+    end
+    redis.call('XADD', KEYS[5], 'MAXLEN', '~', 100000, '*', 'type', 'ABANDONED', 'at', now,
+      'users', table.concat(users, ','))
+    redis.call('HINCRBY', KEYS[4], 'abandonedTotal', abandoned)
+  end
+end
+
 local active = redis.call('ZCARD', KEYS[2])
 local waiting = redis.call('ZCARD', KEYS[1])
+local stock = tonumber(redis.call('GET', KEYS[7]))
+local admitting = open and not (stock and stock <= 0)
 
 -- Refill the bucket; it holds at most one second of admissions.
 local bucket = redis.call('HMGET', KEYS[4], 'bucket', 'bucketAt')
@@ -53,7 +91,7 @@ if now > last then
 end
 
 local admitted = 0
-if open and waiting > 0 then
+if admitting and waiting > 0 then
   admitted = math.max(0, math.min(maxActive - active, math.floor(tokens), bound, waiting))
 end
 if admitted > 0 then
@@ -63,6 +101,7 @@ if admitted > 0 then
   redis.call('ZREMRANGEBYRANK', KEYS[1], 0, admitted - 1)
   local expiresAt = now + ttlMs
   local args = {}
+  local withSeen = redis.call('EXISTS', KEYS[8]) == 1
   for first = 1, #head, 1000 do
     local n = 0
     for i = first, math.min(first + 999, #head) do
@@ -71,6 +110,9 @@ if admitted > 0 then
       n = n + 2
     end
     redis.call('ZADD', KEYS[2], unpack(args, 1, n))
+    if withSeen then
+      redis.call('ZREM', KEYS[8], unpack(head, first, math.min(first + 999, #head)))
+    end
   end
   tokens = tokens - admitted
   redis.call('HINCRBY', KEYS[4], 'admittedTotal', admitted)
@@ -78,4 +120,34 @@ if admitted > 0 then
     'expiresAt', expiresAt, 'users', table.concat(head, ','))
 end
 redis.call('HSET', KEYS[4], 'bucket', tostring(tokens), 'bucketAt', last)
-return {admitted, expired, active + admitted, waiting - admitted}
+
+-- The pace: admissions per second actually made, whatever limited them (rate, capacity, bookings, expiries),
+-- measured only over stretches in which the line could move and did not run dry, so that an idle, closed or sold
+-- out line, or one emptied by this step, does not pass for a slow one. It is a ratio of two exponentially
+-- weighted sums, admitted users over elapsed time, each older interval weighing exp(-age / PACE_TAU_MS): recent
+-- enough to follow a change of pace within a minute, long enough that admissions in waves (capacity freed when a
+-- group of entries expires together) read as their average. A stretch starts without counting its first step,
+-- whose admissions filled capacity that was idle before. The pace is published once PACE_HISTORY_MS of weighted
+-- time lies behind it; before that, polls estimate with admitPerSecond.
+local PACE_TAU_MS = 30000
+local PACE_HISTORY_MS = 10000
+-- a longer gap between two steps (no worker ran) breaks the stretch instead of reading as a slow line
+local PACE_MAX_GAP_MS = 2000
+if admitting and waiting > admitted then
+  local pace = redis.call('HMGET', KEYS[4], 'paceAt', 'paceCount', 'paceTime')
+  local at = tonumber(pace[1])
+  if at and now > at and now - at <= PACE_MAX_GAP_MS then
+    local decay = math.exp((at - now) / PACE_TAU_MS)
+    local count = (tonumber(pace[2]) or 0) * decay + admitted
+    local time = (tonumber(pace[3]) or 0) * decay + (now - at)
+    redis.call('HSET', KEYS[4], 'paceAt', now, 'paceCount', tostring(count), 'paceTime', tostring(time))
+    if time >= PACE_HISTORY_MS then
+      redis.call('HSET', KEYS[4], 'pace', tostring(count * 1000 / time))
+    end
+  elseif not at or now - at > PACE_MAX_GAP_MS then
+    redis.call('HSET', KEYS[4], 'paceAt', now)
+  end
+else
+  redis.call('HDEL', KEYS[4], 'paceAt')
+end
+return {admitted, expired, active + admitted, waiting - admitted, abandoned}

@@ -36,9 +36,11 @@ class QueueAdminController {
     }
 
     @PutMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Create or change a queue")
+    @Operation(summary = "Create or change a queue", description = "maxPollsPerSecond and abandonAfterSeconds "
+            + "are optional; left out, they are off (a change that leaves one out turns it off).")
     @ApiResponse(responseCode = "200", description = "The stored settings")
-    @ApiResponse(responseCode = "400", description = "invalid_request: every number must be at least 1")
+    @ApiResponse(responseCode = "400", description = "invalid_request: a number out of its range; nothing is "
+            + "stored")
     @ApiResponse(responseCode = "401", description = "unauthorized")
     QueueSettings put(@PathVariable("productId") String productIdText, @Valid @RequestBody QueueSettings settings) {
         long productId = ProductIds.parse(productIdText);
@@ -57,11 +59,21 @@ class QueueAdminController {
                     "No queue is configured for product " + productId + "."));
         QueueSettings settings = view.settings();
         return new QueueResponse(productId, settings.maxActive(), settings.admitPerSecond(),
-                settings.entryTtlSeconds(), settings.open(), view.waiting(), view.active(), view.admittedTotal());
+                settings.entryTtlSeconds(), settings.open(), settings.maxPollsPerSecond(),
+                settings.abandonAfterSeconds(), view.waiting(), view.active(), view.admittedTotal(), view.pace(),
+                view.soldOut());
     }
 
 
+    /**
+     * @param maxPollsPerSecond null when polls are not budgeted
+     * @param abandonAfterSeconds null when places are never released for not polling
+     * @param pace admissions per second actually made, smoothed over about half a minute; null before there is
+     *        history (polls then estimate with admitPerSecond)
+     * @param soldOut the product's stock is set and 0: nobody is admitted until it returns
+     */
     record QueueResponse(long productId, int maxActive, int admitPerSecond, int entryTtlSeconds, boolean open,
-            long waiting, long active, long admittedTotal) {
+            Integer maxPollsPerSecond, Integer abandonAfterSeconds, long waiting, long active, long admittedTotal,
+            Double pace, boolean soldOut) {
     }
 }

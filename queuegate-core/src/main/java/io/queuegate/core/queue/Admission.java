@@ -29,13 +29,14 @@ public class Admission {
     public AdmissionResult admit(long productId, long nowMillis, int maxBatch) {
         QueueKeys keys = QueueKeys.of(productId);
         List<?> reply = this.timer.time("admit_batch", () -> this.redis.execute(QueueScripts.ADMIT_BATCH,
-                List.of(keys.waiting(), keys.entry(), keys.settings(), keys.stats(), keys.audit(), keys.gone()),
+                List.of(keys.waiting(), keys.entry(), keys.settings(), keys.stats(), keys.audit(), keys.gone(),
+                        keys.stock(), keys.seen()),
                 Long.toString(nowMillis), Integer.toString(maxBatch)));
-        if (reply == null || reply.size() < 4) {
+        if (reply == null || reply.size() < 5) {
             return AdmissionResult.UNKNOWN_QUEUE;
         }
         return new AdmissionResult(number(reply.get(0)), number(reply.get(1)), number(reply.get(2)),
-                number(reply.get(3)));
+                number(reply.get(3)), number(reply.get(4)));
     }
 
     static long number(Object value) {
