@@ -1,0 +1,195 @@
+package io.queuegate.system;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.system.Stack.Reply;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * An honest line through the three services, the broker and Redis: an ETA that follows the pace admissions are
+ * actually made at, sold out, places released when their users stop polling, and the queue settings for them.
+ */
+class HonestLineSystemTests {
+
+    private final Stack stack = Stack.get();
+
+    private final List<Long> products = new ArrayList<>();
+
+    private final Map<String, String> admin = Map.of("Authorization", "Bearer " + Stack.ADMIN_TOKEN);
+
+    @AfterEach
+    void forgetProducts() {
+        this.products.forEach(this.stack::forget);
+    }
+
+    private long queue(String settings) {
+        long productId = Stack.newProduct();
+        this.products.add(productId);
+        Reply reply = putQueue(productId, settings);
+        assertThat(reply.status()).as(reply.response().body()).isEqualTo(200);
+        return productId;
+    }
+
+    private Reply putQueue(long productId, String settings) {
+        return this.stack.send("PUT", Stack.url(this.stack.worker, "/api/v1/queues/" + productId), settings,
+                "application/json", this.admin);
+    }
+
+    private JsonNode queueInfo(long productId) {
+        return this.stack.send("GET", Stack.url(this.stack.worker, "/api/v1/queues/" + productId), null, null,
+                this.admin).json();
+    }
+
+    private String enter(long productId, String userId) {
+        Reply reply = this.stack.enter(productId, userId);
+        assertThat(reply.status()).as(reply.response().body()).isEqualTo(202);
+        return reply.text("token");
+    }
+
+    private JsonNode poll(long productId, String token) {
+        Reply reply = this.stack.status(productId, token);
+        assertThat(reply.status()).as(reply.response().body()).isEqualTo(200);
+        return reply.json();
+    }
+
+    @Test
+    void whenCapacityLimitsAdmissionTheEtaFirstShownIsCloseToTheWait() {
+        // 5 places, each held 2 s (nobody books, entries expire), while the rate would allow 100 a second
+        long productId = queue("{\"maxActive\":5,\"admitPerSecond\":100,\"entryTtlSeconds\":2,\"open\":true}");
+        for (int i = 0; i < 60; i++) {
+            enter(productId, "early-" + i);
+        }
+        // the pace is measured once the line has moved for a while
+        await().atMost(Duration.ofSeconds(60)).until(() -> !queueInfo(productId).get("pace").isNull());
+        assertThat(queueInfo(productId).get("pace").asDouble()).isBetween(2.0, 3.0);
+
+        Map<String, long[]> shown = new LinkedHashMap<>();
+        for (int i = 0; i < 20; i++) {
+            String token = enter(productId, "late-" + i);
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
+                .until(() -> !"PENDING".equals(poll(productId, token).get("status").asString()));
+            long at = System.currentTimeMillis();
+            JsonNode first = poll(productId, token);
+            assertThat(first.get("status").asString()).isEqualTo("WAITING");
+            shown.put(token, new long[] { at, first.get("etaSeconds").asLong(), 0 });
+        }
+        // an admitted user's expiresAt says when admission happened: 2 s before it
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(300)).until(() -> {
+            shown.forEach((token, seen) -> {
+                if (seen[2] == 0) {
+                    JsonNode now = poll(productId, token);
+                    if ("AVAILABLE".equals(now.get("status").asString())) {
+                        seen[2] = now.get("expiresAt").asLong() - 2_000;
+                    }
+                }
+            });
+            return shown.values().stream().allMatch((seen) -> seen[2] > 0);
+        });
+
+        List<String> far = new ArrayList<>();
+        shown.forEach((token, seen) -> {
+            double waited = (seen[2] - seen[0]) / 1000.0;
+            if (Math.abs(waited - seen[1]) > 0.2 * seen[1]) {
+                far.add("ETA " + seen[1] + " s, waited " + waited + " s");
+            }
+        });
+        assertThat(far).as("more than 20 % off the ETA first shown").hasSizeLessThanOrEqualTo(2);
+    }
+
+    @Test
+    void atZeroStockTheLineStopsAndSaysSoldOutAndMovesAgainWhenStockReturns() {
+        long productId = queue("{\"maxActive\":1,\"admitPerSecond\":100,\"entryTtlSeconds\":60,\"open\":true}");
+        assertThat(this.stack.setStock(productId, 1).status()).isEqualTo(200);
+        String buyer = enter(productId, "buyer");
+        String next = enter(productId, "next");
+        await().atMost(Duration.ofSeconds(30)).until(() -> "AVAILABLE".equals(poll(productId, buyer)
+            .get("status").asString()));
+        await().atMost(Duration.ofSeconds(30)).until(() -> "WAITING".equals(poll(productId, next)
+            .get("status").asString()));
+
+        assertThat(this.stack.book(productId, buyer).status()).isEqualTo(201);
+
+        JsonNode soldOut = poll(productId, next);
+        assertThat(soldOut.get("status").asString()).isEqualTo("SOLD_OUT");
+        assertThat(soldOut.get("pollAfterMs").asLong()).isGreaterThan(1_000);
+        assertThat(queueInfo(productId).get("soldOut").asBoolean()).isTrue();
+        // the place freed by the booking stays empty while nothing is left to sell
+        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5))
+            .until(() -> "SOLD_OUT".equals(poll(productId, next).get("status").asString()));
+        assertThat(this.stack.redis.opsForZSet().size(QueueKeys.of(productId).entry())).isZero();
+
+        assertThat(this.stack.setStock(productId, 1).status()).isEqualTo(200);
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> "AVAILABLE".equals(poll(productId, next)
+            .get("status").asString()));
+    }
+
+    @Test
+    void aWaitingUserWhoStopsPollingLosesThePlaceAndThoseBehindMoveUp() {
+        // nobody is admitted: the only place is held for an hour by the first user
+        long productId = queue("{\"maxActive\":1,\"admitPerSecond\":100,\"entryTtlSeconds\":3600,\"open\":true,"
+                + "\"abandonAfterSeconds\":10}");
+        String holder = enter(productId, "holder");
+        await().atMost(Duration.ofSeconds(30)).until(() -> "AVAILABLE".equals(poll(productId, holder)
+            .get("status").asString()));
+        String gone = enter(productId, "walks-away");
+        String stays = enter(productId, "stays");
+        await().atMost(Duration.ofSeconds(30)).until(() -> poll(productId, stays).get("position").asLong() == 2);
+        JsonNode told = poll(productId, stays);
+        assertThat(told.get("pollAfterMs").asLong()).isLessThanOrEqualTo(10_000 / 3);
+
+        // "stays" polls as told; "walks-away" never polls again
+        await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofSeconds(1))
+            .until(() -> poll(productId, stays).get("position").asLong() == 1);
+
+        Reply left = this.stack.status(productId, gone);
+        assertThat(left.text("status")).isEqualTo("EXPIRED");
+        assertThat(left.json().get("pollAfterMs").isNull()).isTrue();
+        assertThat(poll(productId, stays).get("status").asString()).isEqualTo("WAITING");
+    }
+
+    @Test
+    void theNewSettingsAreOptionalValidatedAndShown() {
+        long productId = queue("{\"maxActive\":10,\"admitPerSecond\":5,\"entryTtlSeconds\":60,\"open\":true}");
+        JsonNode plain = queueInfo(productId);
+        assertThat(plain.get("maxPollsPerSecond").isNull()).isTrue();
+        assertThat(plain.get("abandonAfterSeconds").isNull()).isTrue();
+        assertThat(plain.get("pace").isNull()).isTrue();
+        assertThat(plain.get("soldOut").asBoolean()).isFalse();
+
+        for (String bad : List.of(
+                "{\"maxActive\":1,\"admitPerSecond\":5,\"entryTtlSeconds\":60,\"open\":false,\"maxPollsPerSecond\":0}",
+                "{\"maxActive\":1,\"admitPerSecond\":5,\"entryTtlSeconds\":60,\"open\":false,\"abandonAfterSeconds\":5}",
+                "{\"maxActive\":1,\"admitPerSecond\":5,\"entryTtlSeconds\":60,\"open\":false,"
+                        + "\"abandonAfterSeconds\":\"soon\"}")) {
+            Reply reply = putQueue(productId, bad);
+            assertThat(reply.status()).as(bad).isEqualTo(400);
+            assertThat(reply.header("Content-Type")).isEqualTo("application/problem+json");
+            assertThat(reply.text("code")).isEqualTo("invalid_request");
+        }
+        // nothing of a refused change was written
+        assertThat(queueInfo(productId).get("maxActive").asInt()).isEqualTo(10);
+        assertThat(queueInfo(productId).get("open").asBoolean()).isTrue();
+
+        Reply put = putQueue(productId, "{\"maxActive\":10,\"admitPerSecond\":5,\"entryTtlSeconds\":60,\"open\":true,"
+                + "\"maxPollsPerSecond\":2000,\"abandonAfterSeconds\":120}");
+        assertThat(put.status()).isEqualTo(200);
+        JsonNode set = queueInfo(productId);
+        assertThat(set.get("maxPollsPerSecond").asInt()).isEqualTo(2000);
+        assertThat(set.get("abandonAfterSeconds").asInt()).isEqualTo(120);
+
+        putQueue(productId, "{\"maxActive\":10,\"admitPerSecond\":5,\"entryTtlSeconds\":60,\"open\":true}");
+        assertThat(queueInfo(productId).get("maxPollsPerSecond").isNull()).isTrue();
+        assertThat(queueInfo(productId).get("abandonAfterSeconds").isNull()).isTrue();
+    }
+}
