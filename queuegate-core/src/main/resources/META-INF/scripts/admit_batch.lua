@@ -1,20 +1,21 @@
 #!lua
--- One admission step for one product: drop expired entries and abandoned places, then move the head of the line
--- into entry, and measure the pace at which it moves.
+-- One admission step for one product: drop expired entries and abandoned places, shuffle the early entrants when
+-- the sale opens, then move the head of the line into entry, and measure the pace at which it moves.
 -- KEYS[1] waiting:{p}   KEYS[2] entry:{p}   KEYS[3] queue:{p}   KEYS[4] stats:{p}   KEYS[5] audit:{p}
 -- KEYS[6] gone:{p}   KEYS[7] stock:{p}   KEYS[8] seen:{p}
 -- ARGV[1] now in epoch ms, or 0 to read Redis TIME
 -- ARGV[2] the most users this call may expire, the most it may take out as abandoned, and the most it may admit
---         (bounds the work of one call)
+--         (bounds the work of one call; the opening shuffle is the one unbounded step, once per sale)
+-- ARGV[3] a fresh random seed, used only by the step that opens the sale (and then published)
 -- Returns {admitted, expired, active, waiting, abandoned}, or {-1} when the queue has no settings.
 --
 -- Atomic, so any number of workers may call it at once: active never exceeds maxActive. The rate is a token
 -- bucket kept in stats:{p} and refilled from elapsed time, so more workers or more ticks never admit faster.
 -- Nobody is admitted while the product is sold out (stock:{p} set and at most 0); a product without a stock key
--- is never sold out here (the booking gate decides what it sells).
+-- is never sold out here (the booking gate decides what it sells). Nobody is admitted before opensAt.
 -- The #!lua line makes Redis refuse the script before it starts when out of memory, never halfway through.
 local settings = redis.call('HMGET', KEYS[3], 'maxActive', 'admitPerSecond', 'entryTtlSeconds', 'open',
-  'abandonAfterSeconds')
+  'abandonAfterSeconds', 'opensAt')
 if not settings[1] then
   return {-1}
 end
@@ -23,6 +24,7 @@ local rate = tonumber(settings[2])
 local ttlMs = tonumber(settings[3]) * 1000
 local open = settings[4] == 'true'
 local abandonMs = (tonumber(settings[5]) or 0) * 1000
+local opensAt = tonumber(settings[6]) or 0
 
 local now = tonumber(ARGV[1])
 if now == 0 then
@@ -76,10 +78,51 @@ if abandonMs > 0 then
   end
 end
 
+-- Fair start: the users the line took in before opensAt (sequences up to earlySeq, above those a previous opening
+-- shuffled) are put in the order of SHA1(seed .. ':' .. userId), lowest first, and take their sequences in that
+-- order, so everyone who came later stays behind them in arrival order. The seed is drawn now, after the opening,
+-- and published with the new order, so nobody could know it before and anyone can recompute the order.
+local opened = now >= opensAt
+if opensAt > 0 and opened then
+  local fair = redis.call('HMGET', KEYS[4], 'earlySeq', 'shuffledSeq')
+  if fair[1] then
+    local seed = ARGV[3]
+    local early = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. (fair[2] or '0'), fair[1], 'WITHSCORES')
+    local users = {}
+    local scores = {}
+    local keyOf = {}
+    for i = 1, #early, 2 do
+      local user = early[i]
+      users[#users + 1] = user
+      scores[#scores + 1] = early[i + 1]
+      keyOf[user] = redis.sha1hex(seed .. ':' .. user)
+    end
+    table.sort(users, function(a, b)
+      local ka, kb = keyOf[a], keyOf[b]
+      if ka == kb then
+        return a < b
+      end
+      return ka < kb
+    end)
+    for first = 1, #users, 1000 do
+      local args = {}
+      for i = first, math.min(first + 999, #users) do
+        args[#args + 1] = scores[i]
+        args[#args + 1] = users[i]
+      end
+      redis.call('ZADD', KEYS[1], 'XX', unpack(args))
+    end
+    redis.call('HSET', KEYS[4], 'seed', seed, 'shuffledSeq', fair[1], 'openedAt', now)
+    redis.call('HDEL', KEYS[4], 'earlySeq')
+    redis.call('XADD', KEYS[5], 'MAXLEN', '~', 100000, '*', 'type', 'SHUFFLED', 'at', now, 'seed', seed,
+      'users', table.concat(users, ','))
+  end
+end
+
 local active = redis.call('ZCARD', KEYS[2])
 local waiting = redis.call('ZCARD', KEYS[1])
 local stock = tonumber(redis.call('GET', KEYS[7]))
-local admitting = open and not (stock and stock <= 0)
+local admitting = open and opened and not (stock and stock <= 0)
 
 -- Refill the bucket; it holds at most one second of admissions.
 local bucket = redis.call('HMGET', KEYS[4], 'bucket', 'bucketAt')

@@ -19,7 +19,8 @@
 -- event of someone who left while pending never brings them back. The score is the product's own sequence, so
 -- ties and clocks never reorder anyone.
 -- With abandonAfterSeconds set, joining counts as being seen (Redis TIME): a user who never polls loses the place
--- that long after the line had it.
+-- that long after the line had it. With opensAt set and not yet reached (Redis TIME), the users are early entrants:
+-- stats:{p} earlySeq records the last of them, for the shuffle at the opening (admit_batch.lua).
 -- The #!lua line makes Redis refuse the script before it starts when out of memory, never halfway through.
 local stored = redis.call('HMGET', KEYS[4], ARGV[1], 'seq')
 local applied = tonumber(stored[1] or '-1')
@@ -64,9 +65,15 @@ local added = 0
 local args = {}
 local n = 0
 local tracked = nil
-if redis.call('HEXISTS', KEYS[5], 'abandonAfterSeconds') == 1 then
+local early = false
+local queue = redis.call('HMGET', KEYS[5], 'abandonAfterSeconds', 'opensAt')
+if queue[1] or queue[2] then
   local t = redis.call('TIME')
-  tracked = {now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), args = {}, n = 0}
+  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  if queue[1] then
+    tracked = {now = now, args = {}, n = 0}
+  end
+  early = queue[2] and now < tonumber(queue[2])
 end
 for i = from, #ARGV do
   local user = ARGV[i]
@@ -101,6 +108,10 @@ if tracked and tracked.n > 0 then
 end
 if added > 0 then
   redis.call('HINCRBY', KEYS[4], 'enteredTotal', added)
+  if early then
+    -- everyone up to this sequence joined before the opening: the admission step shuffles them when it comes
+    redis.call('HSET', KEYS[4], 'earlySeq', seq)
+  end
 end
 redis.call('HSET', KEYS[4], ARGV[1], last, 'seq', seq)
 return {added, last}

@@ -2,11 +2,12 @@
 -- KEYS[1] entry:{p}   KEYS[2] waiting:{p}   KEYS[3] gone:{p}   KEYS[4] queue:{p}   KEYS[5] stats:{p}
 -- KEYS[6] stock:{p}   KEYS[7] seen:{p}
 -- ARGV[1] now in epoch ms, or 0 to read Redis TIME   ARGV[2..] user ids (the tokens', verified by the caller)
--- Returns {pace, maxPollsPerSecond, waiting, abandonAfterSeconds, status, position, expiresAt, sinceLastPollMs,
--- status, ...}: the line's conditions, then four fields per user in the order of ARGV. pace is admissions per
+-- Returns {pace, maxPollsPerSecond, waiting, abandonAfterSeconds, opensAt, status, position, expiresAt,
+-- sinceLastPollMs, status, ...}: the line's conditions, then four fields per user in the order of ARGV. pace is admissions per
 -- second as a string (measured, or admitPerSecond before there is history, whichever is lower); waiting is the
 -- length of the line, counted only when polls are budgeted (else 0); sinceLastPollMs is how long ago the same
--- waiting user polled, -1 when unknown or not tracked.
+-- waiting user polled, -1 when unknown or not tracked. opensAt is 0 without one. Before opensAt a waiting user's
+-- position is 0: the order is drawn at the opening.
 --
 -- A user the line has never placed is PENDING, however long the log's lag: only an applied enter event puts a
 -- user in waiting, and only a leave, an expiry or a booking puts one in gone, so an accepted token is never
@@ -18,10 +19,11 @@
 -- when each waiting user polled (the admission tick releases the places of those gone quiet). No #!lua line: a
 -- poll must still be answered when Redis is out of memory and the queue tracks nothing; a failed ZADD then fails
 -- the call, having written only other users' poll times.
-local s = redis.call('HMGET', KEYS[4], 'admitPerSecond', 'maxPollsPerSecond', 'abandonAfterSeconds')
+local s = redis.call('HMGET', KEYS[4], 'admitPerSecond', 'maxPollsPerSecond', 'abandonAfterSeconds', 'opensAt')
 local rate = tonumber(s[1]) or 0
 local maxPolls = tonumber(s[2]) or 0
 local abandon = tonumber(s[3]) or 0
+local opensAt = tonumber(s[4]) or 0
 local pace = rate
 local measured = tonumber(redis.call('HGET', KEYS[5], 'pace'))
 if measured and measured < pace then
@@ -68,6 +70,9 @@ local function place(user)
     if soldOut then
       return 'SOLD_OUT', 0, 0, since
     end
+    if opensAt > clock() then
+      return 'WAITING', 0, 0, since
+    end
     return 'WAITING', rank + 1, 0, since
   end
   if redis.call('SISMEMBER', KEYS[3], user) == 1 then
@@ -79,7 +84,8 @@ local function place(user)
   return 'PENDING', 0, 0, -1
 end
 
-local reply = {tostring(pace), maxPolls, maxPolls > 0 and redis.call('ZCARD', KEYS[2]) or 0, abandon}
+local reply = {tostring(pace), maxPolls, maxPolls > 0 and redis.call('ZCARD', KEYS[2]) or 0, abandon,
+  s[4] or '0'}
 for i = 2, #ARGV do
   local status, position, expiresAt, since = place(ARGV[i])
   reply[#reply + 1] = status

@@ -109,7 +109,8 @@ class EntryController {
             + "position and ETA (from the pace admissions are actually made at), AVAILABLE with expiresAt once "
             + "admitted, EXPIRED when the place is gone (left, used, expired, or abandoned: not polled for the "
             + "queue's abandonAfterSeconds), SOLD_OUT while the product's stock is 0 (the place is kept; the line "
-            + "moves again when stock returns). pollAfterMs, and the Retry-After header in seconds, say when to poll "
+            + "moves again when stock returns). Before a queue's opensAt, WAITING has position null and opensAt: the order "
+            + "is drawn at the opening. pollAfterMs, and the Retry-After header in seconds, say when to poll "
             + "next; they grow with position so that a queue's maxPollsPerSecond holds.")
     @ApiResponse(responseCode = "200", description = "The token's status; Retry-After says when to poll next")
     @ApiResponse(responseCode = "400", description = "invalid_token: not issued here, or for another product")
@@ -134,9 +135,11 @@ class EntryController {
         }
         // the body itself, not a ResponseEntity: Spring flushes a ResponseEntity before the request ends, which
         // makes Tomcat send it chunked in two writes instead of one with a length (28 µs of a poll's CPU)
+        boolean placed = waiting && state.position() > 0;
         return new EntryStatusResponse(entry.value(), productId, state.status(),
-                waiting ? state.position() : null, waiting ? PollPolicy.etaSeconds(state) : null,
-                available ? state.expiresAt() : null, pollAfterMs);
+                placed ? state.position() : null, placed ? PollPolicy.etaSeconds(state) : null,
+                available ? state.expiresAt() : null, pollAfterMs,
+                state.line().opensAt() > 0 ? state.line().opensAt() : null);
     }
 
     @DeleteMapping("/{token}")

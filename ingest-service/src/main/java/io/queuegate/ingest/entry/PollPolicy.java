@@ -43,7 +43,9 @@ final class PollPolicy {
     static Long pollAfterMs(EntryState state, long nowMillis) {
         return switch (state.status()) {
             case PENDING -> PENDING_POLL_MS;
-            case WAITING -> capForAbandonment(Math.max(byEta(state), budgeted(state)), state.line());
+            case WAITING -> state.position() > 0
+                    ? capForAbandonment(Math.max(byEta(state), budgeted(state)), state.line())
+                    : capForAbandonment(beforeOpening(state, nowMillis), state.line());
             case SOLD_OUT -> capForAbandonment(SOLD_OUT_POLL_MS, state.line());
             case AVAILABLE -> clamp((state.expiresAt() - nowMillis) / 2);
             case EXPIRED -> null;
@@ -57,6 +59,17 @@ final class PollPolicy {
     static boolean tooSoon(EntryState state, long pollAfterMs) {
         return state.line().maxPollsPerSecond() > 0 && state.sinceLastPollMs() >= 0
                 && state.sinceLastPollMs() * TOO_SOON_DIVISOR < pollAfterMs;
+    }
+
+    /**
+     * Before the sale opens nobody has a position yet: half the time left, within 1 s to 30 s, and under a budget
+     * what the last of the line would be told, which everyone waiting can afford at once.
+     */
+    private static long beforeOpening(EntryState state, long nowMillis) {
+        long untilOpening = clamp((state.line().opensAt() - nowMillis) / 2);
+        long length = Math.max(1, state.line().waiting());
+        return Math.max(untilOpening, budgeted(new EntryState(state.status(), length, 0, state.sinceLastPollMs(),
+                state.line())));
     }
 
     /** A quarter of the estimated wait, within 1 s to 30 s. */

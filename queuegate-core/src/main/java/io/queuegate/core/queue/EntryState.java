@@ -4,7 +4,8 @@ package io.queuegate.core.queue;
  * A token's status read in one round trip.
  *
  * @param status where the token stands
- * @param position 1-based place in the line when {@link EntryStatus#WAITING}, otherwise 0
+ * @param position 1-based place in the line when {@link EntryStatus#WAITING}, otherwise 0; also 0 while waiting for
+ *        the sale to open (the order is drawn then)
  * @param expiresAt epoch milliseconds when {@link EntryStatus#AVAILABLE}, otherwise 0
  * @param sinceLastPollMs how long ago the same waiting user polled before, -1 when unknown or not tracked (the
  *        queue has neither a poll budget nor abandonment)

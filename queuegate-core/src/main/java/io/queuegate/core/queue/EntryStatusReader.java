@@ -13,7 +13,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 public class EntryStatusReader {
 
     /** Fields the script answers about the line, before the users. */
-    private static final int HEADER = 4;
+    private static final int HEADER = 5;
 
     /** Fields the script answers per user. */
     private static final int FIELDS = 4;
@@ -58,7 +58,7 @@ public class EntryStatusReader {
         }
         LineConditions line = new LineConditions(Double.parseDouble(reply.get(0).toString()),
                 (int) Admission.number(reply.get(1)), Admission.number(reply.get(2)),
-                (int) Admission.number(reply.get(3)));
+                (int) Admission.number(reply.get(3)), Admission.number(reply.get(4)));
         List<EntryState> states = new ArrayList<>(userIds.size());
         for (int i = HEADER; i < reply.size(); i += FIELDS) {
             states.add(new EntryState(EntryStatus.valueOf(reply.get(i).toString()), Admission.number(reply.get(i + 1)),

@@ -17,6 +17,9 @@ import jakarta.validation.constraints.NotNull;
  * @param maxPollsPerSecond the status polls per second everyone waiting may make together, polling as told; a user
  *        polling far faster than told is answered 429. Null: polls are not budgeted
  * @param abandonAfterSeconds a waiting user who has not polled for this long loses the place. Null: never
+ * @param opensAt epoch milliseconds the sale opens: nobody is admitted before, and everyone the line holds by then
+ *        is placed in a random order published with its seed (README, "Fair start"). Null: open at once, in
+ *        arrival order
  */
 public record QueueSettings(
         @Schema(example = "1000") @NotNull @Min(1) @Max(10_000_000) Integer maxActive,
@@ -29,10 +32,15 @@ public record QueueSettings(
         @Min(1) @Max(10_000_000) Integer maxPollsPerSecond,
         @Schema(example = "120", nullable = true, description = "A waiting user who has not polled for this many "
                 + "seconds loses the place (status EXPIRED) and everyone behind moves up. Unset: never")
-        @Min(10) @Max(86_400) Integer abandonAfterSeconds) {
+        @Min(10) @Max(86_400) Integer abandonAfterSeconds,
+        @Schema(example = "1767261600000", nullable = true, description = "Epoch milliseconds the sale opens. "
+                + "Until then entering is allowed but nobody is admitted, and polls say WAITING with position null "
+                + "and opensAt; at the opening everyone already in line is placed in a random order drawn from a "
+                + "seed published then (GET queue: seed; audit: SHUFFLED). Unset: open at once, in arrival order")
+        @Min(0) @Max(32_503_680_000_000L) Long opensAt) {
 
     /** Settings without the optional ones: the line as it behaved before they existed. */
     public QueueSettings(Integer maxActive, Integer admitPerSecond, Integer entryTtlSeconds, Boolean open) {
-        this(maxActive, admitPerSecond, entryTtlSeconds, open, null, null);
+        this(maxActive, admitPerSecond, entryTtlSeconds, open, null, null, null);
     }
 }

@@ -17,7 +17,7 @@ public class QueueStore {
     private static final RedisScript<Long> SAVE_QUEUE = QueueScripts.of("save_queue", Long.class);
 
     private static final List<Object> FIELDS = List.of("maxActive", "admitPerSecond", "entryTtlSeconds", "open",
-            "maxPollsPerSecond", "abandonAfterSeconds");
+            "maxPollsPerSecond", "abandonAfterSeconds", "opensAt");
 
     private final StringRedisTemplate redis;
 
@@ -36,7 +36,8 @@ public class QueueStore {
                 "entryTtlSeconds", settings.entryTtlSeconds().toString(),
                 "open", settings.open().toString(),
                 "maxPollsPerSecond", optional(settings.maxPollsPerSecond()),
-                "abandonAfterSeconds", optional(settings.abandonAfterSeconds()));
+                "abandonAfterSeconds", optional(settings.abandonAfterSeconds()),
+                "opensAt", optional(settings.opensAt()));
         this.redis.opsForSet().add(QueueKeys.REGISTRY, Long.toString(productId));
     }
 
@@ -46,7 +47,7 @@ public class QueueStore {
             return Optional.empty();
         }
         return Optional.of(settings(values.get(0), values.get(1), values.get(2), values.get(3), values.get(4),
-                values.get(5)));
+                values.get(5), values.get(6)));
     }
 
     public Optional<QueueView> find(long productId) {
@@ -57,12 +58,13 @@ public class QueueStore {
             return Optional.empty();
         }
         QueueSettings settings = settings(reply.get(0), reply.get(1), reply.get(2), reply.get(3), reply.get(7),
-                reply.get(8));
+                reply.get(8), reply.get(11));
         Object pace = reply.get(9);
         Object stock = reply.get(10);
+        Object seed = reply.get(12);
         return Optional.of(new QueueView(settings, Admission.number(reply.get(4)), Admission.number(reply.get(5)),
                 Admission.number(reply.get(6)), pace == null ? null : Double.valueOf(pace.toString()),
-                stock == null ? null : Long.valueOf(stock.toString())));
+                stock == null ? null : Long.valueOf(stock.toString()), seed == null ? null : seed.toString()));
     }
 
     public Set<Long> productIds() {
@@ -78,10 +80,11 @@ public class QueueStore {
     }
 
     private static QueueSettings settings(Object maxActive, Object admitPerSecond, Object entryTtlSeconds,
-            Object open, Object maxPollsPerSecond, Object abandonAfterSeconds) {
+            Object open, Object maxPollsPerSecond, Object abandonAfterSeconds, Object opensAt) {
         return new QueueSettings(Integer.valueOf(maxActive.toString()), Integer.valueOf(admitPerSecond.toString()),
                 Integer.valueOf(entryTtlSeconds.toString()), Boolean.valueOf(open.toString()),
-                integerOrNull(maxPollsPerSecond), integerOrNull(abandonAfterSeconds));
+                integerOrNull(maxPollsPerSecond), integerOrNull(abandonAfterSeconds),
+                opensAt == null ? null : Long.valueOf(opensAt.toString()));
     }
 
     private static Integer integerOrNull(Object value) {

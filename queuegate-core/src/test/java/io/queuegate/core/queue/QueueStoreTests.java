@@ -22,7 +22,7 @@ class QueueStoreTests extends RedisScriptTestSupport {
         this.store.save(this.product, settings);
 
         assertThat(this.store.findSettings(this.product)).contains(settings);
-        assertThat(this.store.find(this.product)).contains(new QueueView(settings, 0, 0, 0, null, null));
+        assertThat(this.store.find(this.product)).contains(new QueueView(settings, 0, 0, 0, null, null, null));
         assertThat(this.store.productIds()).contains(this.product);
         assertThat(redis.opsForHash().entries(this.keys.settings())).containsExactlyInAnyOrderEntriesOf(
                 java.util.Map.of("maxActive", "500", "admitPerSecond", "40", "entryTtlSeconds", "300",
@@ -48,10 +48,10 @@ class QueueStoreTests extends RedisScriptTestSupport {
         this.line.append(this.product, tokens("t", 7));
         this.admission.admit(this.product, NOW, 100);
 
-        assertThat(this.store.find(this.product)).contains(new QueueView(settings, 4, 3, 3, null, null));
+        assertThat(this.store.find(this.product)).contains(new QueueView(settings, 4, 3, 3, null, null, null));
 
         this.admission.admit(this.product, NOW + 10_000, 100);
-        assertThat(this.store.find(this.product)).contains(new QueueView(settings, 1, 3, 6, null, null));
+        assertThat(this.store.find(this.product)).contains(new QueueView(settings, 1, 3, 6, null, null, null));
     }
 
     @Test
@@ -110,7 +110,7 @@ class QueueStoreTests extends RedisScriptTestSupport {
 
     @Test
     void optionalSettingsAreStoredAndLeavingThemOutTurnsThemOff() {
-        QueueSettings withAll = new QueueSettings(500, 40, 300, true, 2_000, 120);
+        QueueSettings withAll = new QueueSettings(500, 40, 300, true, 2_000, 120, 1_767_261_600_000L);
         this.store.save(this.product, withAll);
 
         assertThat(this.store.findSettings(this.product)).contains(withAll);

@@ -141,8 +141,8 @@ class ReadStatusScriptTests extends RedisScriptTestSupport {
         List<Object> reply = redis.execute(QueueScripts.READ_STATUS, readStatusKeys(), Long.toString(NOW), "b",
                 "never-seen");
 
-        // pace, maxPollsPerSecond, waiting (not counted without a budget), abandonAfterSeconds
-        assertThat(reply).containsExactly("25", 0L, 0L, 0L, "WAITING", 2L, 0L, -1L, "PENDING", 0L, 0L, -1L);
+        // pace, maxPollsPerSecond, waiting (not counted without a budget), abandonAfterSeconds, opensAt
+        assertThat(reply).containsExactly("25", 0L, 0L, 0L, "0", "WAITING", 2L, 0L, -1L, "PENDING", 0L, 0L, -1L);
         assertThat(redis.hasKey(this.keys.seen())).as("a poll without budget or abandonment writes nothing").isFalse();
     }
 
