@@ -1,16 +1,27 @@
 package io.queuegate.system;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.core.token.TokenCodec;
 import io.queuegate.system.Stack.Reply;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -103,6 +114,8 @@ class HonestLineSystemTests {
                 far.add("ETA " + seen[1] + " s, waited " + waited + " s");
             }
         });
+        System.out.printf("ETA accuracy through the stack, capacity-limited: %d of %d within ±20%% of the ETA first "
+                + "shown; off: %s%n", shown.size() - far.size(), shown.size(), far);
         assertThat(far).as("more than 20 % off the ETA first shown").hasSizeLessThanOrEqualTo(2);
     }
 
@@ -191,5 +204,89 @@ class HonestLineSystemTests {
         putQueue(productId, "{\"maxActive\":10,\"admitPerSecond\":5,\"entryTtlSeconds\":60,\"open\":true}");
         assertThat(queueInfo(productId).get("maxPollsPerSecond").isNull()).isTrue();
         assertThat(queueInfo(productId).get("abandonAfterSeconds").isNull()).isTrue();
+    }
+
+    @Test
+    void earlyEntrantsWaitWithoutAPositionAndAreAdmittedInTheOrderThePublishedSeedGives() {
+        long opensAt = System.currentTimeMillis() + 8_000;
+        long productId = queue("{\"maxActive\":100,\"admitPerSecond\":100,\"entryTtlSeconds\":600,\"open\":true,"
+                + "\"opensAt\":" + opensAt + "}");
+        List<String> early = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            early.add(enter(productId, "early-" + i));
+        }
+        for (String token : early) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> "WAITING".equals(poll(productId, token)
+                .get("status").asString()));
+            JsonNode before = poll(productId, token);
+            assertThat(before.get("position").isNull()).isTrue();
+            assertThat(before.get("etaSeconds").isNull()).isTrue();
+            assertThat(before.get("opensAt").asLong()).isEqualTo(opensAt);
+        }
+        assertThat(System.currentTimeMillis()).as("the early entrants were in before the opening").isLessThan(opensAt);
+        assertThat(queueInfo(productId).get("seed").isNull()).as("no seed before the opening").isTrue();
+        assertThat(queueInfo(productId).get("admittedTotal").asLong()).isZero();
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> queueInfo(productId).get("admittedTotal").asLong() == 12);
+        String seed = queueInfo(productId).get("seed").asString();
+        String late = enter(productId, "late");
+        await().atMost(Duration.ofSeconds(30)).until(() -> "AVAILABLE".equals(poll(productId, late)
+            .get("status").asString()));
+
+        // the admission order, read from the audit trail of the line, is the one anyone can compute from the seed
+        List<JsonNode> events = auditEvents(productId, 3);
+        JsonNode shuffled = events.stream().filter((event) -> event.get("type").asString().equals("SHUFFLED"))
+            .findFirst().orElseThrow();
+        assertThat(shuffled.get("seed").asString()).isEqualTo(seed);
+        assertThat(shuffled.get("at").asLong()).isGreaterThanOrEqualTo(opensAt);
+        List<String> drawn = shuffled.get("tokens").valueStream().map(JsonNode::asString).toList();
+        assertThat(drawn).containsExactlyElementsOf(byPublishedOrder(seed, early));
+        List<String> admittedOrder = events.stream().filter((event) -> event.get("type").asString().equals("ADMITTED"))
+            .flatMap((event) -> event.get("tokens").valueStream().map(JsonNode::asString)).toList();
+        List<String> expected = new ArrayList<>(drawn);
+        expected.add(late);
+        assertThat(admittedOrder).containsExactlyElementsOf(expected);
+    }
+
+    /** Sorted by the lowercase hex SHA-1 of seed + ":" + userId, as the README defines the opening order. */
+    private static List<String> byPublishedOrder(String seed, List<String> tokens) {
+        io.queuegate.core.token.TokenCodec codec = new TokenCodec(Stack.TOKEN_SECRET);
+        return tokens.stream().sorted(Comparator.comparing((String token) -> {
+            String user = codec.verify(token).orElseThrow().userId();
+            try {
+                return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1")
+                    .digest((seed + ":" + user).getBytes(StandardCharsets.UTF_8)));
+            }
+            catch (java.security.NoSuchAlgorithmException ex) {
+                throw new IllegalStateException(ex);
+            }
+        })).toList();
+    }
+
+    /** The product's audit events from the topic, once at least {@code atLeast} have arrived. */
+    private List<JsonNode> auditEvents(long productId, int atLeast) {
+        List<JsonNode> events = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer =
+                new KafkaConsumer<>(Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        this.stack.broker.getBrokersAsString(),
+                        ConsumerConfig.GROUP_ID_CONFIG,
+                        "honest-line-test-" + UUID.randomUUID(),
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+                        new StringDeserializer(),
+                        new StringDeserializer())) {
+            consumer.subscribe(List.of("queuegate.audit"));
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                for (var record : consumer.poll(Duration.ofMillis(200))) {
+                    if (record.key().equals(Long.toString(productId))) {
+                        events.add(JsonMapper.shared().readTree(record.value()));
+                    }
+                }
+                long admitted = events.stream().filter((event) -> event.get("type").asString().equals("ADMITTED"))
+                    .mapToLong((event) -> event.get("tokens").size()).sum();
+                return events.size() >= atLeast && admitted >= 13;
+            });
+        }
+        return events;
     }
 }

@@ -145,6 +145,25 @@ class PollPolicyTests {
         assertThat(PollPolicy.tooSoon(new EntryState(EntryStatus.WAITING, 10, 0, 0, free), 1_000)).isFalse();
     }
 
+    @ParameterizedTest(name = "{0} ms before the opening polls after {1} ms")
+    @CsvSource({ "3600000, 30000", "10000, 5000", "1000, 1000", "-500, 1000" })
+    void beforeTheOpeningNobodyHasAPositionAndPollsAtHalfTheTimeLeft(long untilOpening, long pollAfter) {
+        LineConditions line = new LineConditions(100, 0, 0, 0, NOW + untilOpening);
+        EntryState before = waiting(0, line);
+
+        assertThat(PollPolicy.etaSeconds(before)).isNull();
+        assertThat(PollPolicy.pollAfterMs(before, NOW)).isEqualTo(pollAfter);
+    }
+
+    @Test
+    void beforeTheOpeningUnderABudgetEveryoneIsToldWhatTheLastOfTheLineWouldBe() {
+        LineConditions line = new LineConditions(100, 100, 10_000, 0, NOW + 1_000);
+
+        assertThat(PollPolicy.pollAfterMs(waiting(0, line), NOW))
+            .isEqualTo(PollPolicy.pollAfterMs(waiting(10_000, line), NOW))
+            .isGreaterThan(10_000 * 1000 / 100);
+    }
+
     private static EntryState waiting(long position, LineConditions line) {
         return new EntryState(EntryStatus.WAITING, position, 0, -1, line);
     }

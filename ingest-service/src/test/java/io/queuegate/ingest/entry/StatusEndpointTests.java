@@ -264,6 +264,22 @@ class StatusEndpointTests {
     }
 
     @Test
+    void beforeTheOpeningAWaitingUserHasNoPositionAndSeesTheOpeningTime() {
+        long opensAt = System.currentTimeMillis() + 3_600_000;
+        this.redis.opsForHash().put(this.keys.settings(), "opensAt", Long.toString(opensAt));
+        String token = CODEC.issue(this.product, "ann").value();
+        LineFixture.append(this.redis, this.product, LineFixture.usersOf(CODEC, List.of(token)));
+
+        JsonNode answer = poll(token, 200);
+
+        assertThat(answer.get("status").asString()).isEqualTo("WAITING");
+        assertThat(answer.get("position").isNull()).isTrue();
+        assertThat(answer.get("etaSeconds").isNull()).isTrue();
+        assertThat(answer.get("opensAt").asLong()).isEqualTo(opensAt);
+        assertThat(answer.get("pollAfterMs").asLong()).isEqualTo(PollPolicy.MAX_POLL_MS);
+    }
+
+    @Test
     void withoutABudgetRepeatedPollsAreAllAnsweredAndNothingIsWritten() {
         String token = CODEC.issue(this.product, "ann").value();
         LineFixture.append(this.redis, this.product, LineFixture.usersOf(CODEC, List.of(token)));
