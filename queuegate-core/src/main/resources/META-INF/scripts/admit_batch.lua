@@ -76,6 +76,10 @@ if abandonMs > 0 then
       'users', table.concat(users, ','))
     redis.call('HINCRBY', KEYS[4], 'abandonedTotal', abandoned)
   end
+elseif redis.call('EXISTS', KEYS[8]) == 1 then
+  -- poll times kept for a poll budget alone: forget those older than an hour (users who left, mostly), so the set
+  -- does not grow with everyone who ever waited; such a user's next poll is simply not compared with the last
+  redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', now - 3600000)
 end
 
 -- Fair start: the users the line took in before opensAt (sequences up to earlySeq, above those a previous opening

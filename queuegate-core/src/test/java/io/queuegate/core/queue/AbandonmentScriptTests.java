@@ -106,6 +106,21 @@ class AbandonmentScriptTests extends RedisScriptTestSupport {
         assertThat(redis.opsForZSet().range(this.keys.seen(), 0, -1)).containsExactly("c");
     }
 
+    @Test
+    void underAPollBudgetAlonePollTimesOlderThanAnHourAreForgotten() {
+        configure(0, 100, 60, true);
+        redis.opsForHash().put(this.keys.settings(), "maxPollsPerSecond", "100");
+        this.line.append(this.product, List.of("a", "b"));
+        poll(NOW, "a");
+        poll(NOW + 3_000_000, "b");
+
+        AdmissionResult result = this.admission.admit(this.product, NOW + 3_600_001, 100);
+
+        assertThat(result.abandoned()).isZero();
+        assertThat(waiting()).containsExactly("a", "b");
+        assertThat(redis.opsForZSet().range(this.keys.seen(), 0, -1)).containsExactly("b");
+    }
+
     private void abandonAfter(int seconds) {
         redis.opsForHash().putAll(this.keys.settings(), Map.of("abandonAfterSeconds", Integer.toString(seconds)));
     }
