@@ -3,11 +3,11 @@
 -- KEYS[6] stock:{p}   KEYS[7] seen:{p}
 -- ARGV[1] now in epoch ms, or 0 to read Redis TIME   ARGV[2..] user ids (the tokens', verified by the caller)
 -- Returns {pace, maxPollsPerSecond, waiting, abandonAfterSeconds, opensAt, status, position, expiresAt,
--- sinceLastPollMs, status, ...}: the line's conditions, then four fields per user in the order of ARGV. pace is admissions per
--- second as a string (measured, or admitPerSecond before there is history, whichever is lower); waiting is the
--- length of the line, counted only when polls are budgeted (else 0); sinceLastPollMs is how long ago the same
--- waiting user polled, -1 when unknown or not tracked. opensAt is 0 without one. Before opensAt a waiting user's
--- position is 0: the order is drawn at the opening.
+-- sinceLastPollMs, status, ...}: the line's conditions, then four fields per user in the order of ARGV.
+-- pace is admissions per second as a string (measured, or admitPerSecond before there is history, whichever is
+-- lower); waiting is the length of the line, counted only when polls are budgeted (else 0); opensAt is 0 without
+-- one; sinceLastPollMs is how long ago the same waiting user polled, -1 when unknown or not tracked. Before opensAt
+-- a waiting user's position is 0: the order is drawn at the opening.
 --
 -- A user the line has never placed is PENDING, however long the log's lag: only an applied enter event puts a
 -- user in waiting, and only a leave, an expiry or a booking puts one in gone, so an accepted token is never

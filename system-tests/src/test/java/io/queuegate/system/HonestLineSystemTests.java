@@ -182,7 +182,8 @@ class HonestLineSystemTests {
 
         for (String bad : List.of(
                 "{\"maxActive\":1,\"admitPerSecond\":5,\"entryTtlSeconds\":60,\"open\":false,\"maxPollsPerSecond\":0}",
-                "{\"maxActive\":1,\"admitPerSecond\":5,\"entryTtlSeconds\":60,\"open\":false,\"abandonAfterSeconds\":5}",
+                "{\"maxActive\":1,\"admitPerSecond\":5,\"entryTtlSeconds\":60,\"open\":false,"
+                        + "\"abandonAfterSeconds\":5}",
                 "{\"maxActive\":1,\"admitPerSecond\":5,\"entryTtlSeconds\":60,\"open\":false,"
                         + "\"abandonAfterSeconds\":\"soon\"}")) {
             Reply reply = putQueue(productId, bad);

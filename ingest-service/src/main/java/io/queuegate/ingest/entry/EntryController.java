@@ -109,9 +109,9 @@ class EntryController {
             + "position and ETA (from the pace admissions are actually made at), AVAILABLE with expiresAt once "
             + "admitted, EXPIRED when the place is gone (left, used, expired, or abandoned: not polled for the "
             + "queue's abandonAfterSeconds), SOLD_OUT while the product's stock is 0 (the place is kept; the line "
-            + "moves again when stock returns). Before a queue's opensAt, WAITING has position null and opensAt: the order "
-            + "is drawn at the opening. pollAfterMs, and the Retry-After header in seconds, say when to poll "
-            + "next; they grow with position so that a queue's maxPollsPerSecond holds.")
+            + "moves again when stock returns). Before a queue's opensAt, WAITING has position null and opensAt: "
+            + "the order is drawn at the opening. pollAfterMs, and the Retry-After header in seconds, say when to "
+            + "poll next; they grow with position so that a queue's maxPollsPerSecond holds.")
     @ApiResponse(responseCode = "200", description = "The token's status; Retry-After says when to poll next")
     @ApiResponse(responseCode = "400", description = "invalid_token: not issued here, or for another product")
     @ApiResponse(responseCode = "429", description = "polled_too_soon: far sooner than the last answer said "

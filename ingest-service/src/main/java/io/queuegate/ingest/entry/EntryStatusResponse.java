@@ -3,9 +3,9 @@ package io.queuegate.ingest.entry;
 import io.queuegate.core.queue.EntryStatus;
 
 /**
+ * @param status PENDING, WAITING, AVAILABLE, EXPIRED or SOLD_OUT
  * @param position 1-based place in the line when WAITING, otherwise null; null too while WAITING for the sale to
  *        open (the order is drawn at the opening)
- * @param status PENDING, WAITING, AVAILABLE, EXPIRED or SOLD_OUT
  * @param etaSeconds estimated wait until admission when WAITING, at the pace admissions are actually made (the
  *        queue's admitPerSecond until there is history); otherwise null
  * @param expiresAt epoch milliseconds the entry ends when AVAILABLE, otherwise null

@@ -60,7 +60,8 @@ class FairStartScriptTests extends RedisScriptTestSupport {
         assertThat(status(expected.getFirst(), opensAt).position()).isEqualTo(1);
 
         // the audit trail names the seed and the new order
-        List<MapRecord<String, Object, Object>> audit = redis.opsForStream().range(this.keys.audit(), Range.unbounded());
+        List<MapRecord<String, Object, Object>> audit = redis.opsForStream()
+            .range(this.keys.audit(), Range.unbounded());
         assertThat(audit).filteredOn((record) -> "SHUFFLED".equals(record.getValue().get("type"))).singleElement()
             .satisfies((record) -> {
                 assertThat(record.getValue().get("seed")).isEqualTo(SEED);
