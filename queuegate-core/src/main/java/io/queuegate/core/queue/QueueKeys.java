@@ -8,7 +8,10 @@ import java.util.List;
  */
 public record QueueKeys(long productId) {
 
-    /** The set of configured product ids. Read on its own, never inside a product's script. */
+    /**
+     * The default set of configured product ids ({@link RegistryProperties}). Read on its own, never inside a
+     * product's script.
+     */
     public static final String REGISTRY = "queuegate:queues";
 
     public static QueueKeys of(long productId) {

@@ -21,8 +21,16 @@ public class QueueStore {
 
     private final StringRedisTemplate redis;
 
+    private final String registry;
+
     public QueueStore(StringRedisTemplate redis) {
+        this(redis, QueueKeys.REGISTRY);
+    }
+
+    /** @param registry the set of product ids the admission workers walk ({@link RegistryProperties}) */
+    public QueueStore(StringRedisTemplate redis, String registry) {
         this.redis = redis;
+        this.registry = registry;
     }
 
     /**
@@ -38,7 +46,7 @@ public class QueueStore {
                 "maxPollsPerSecond", optional(settings.maxPollsPerSecond()),
                 "abandonAfterSeconds", optional(settings.abandonAfterSeconds()),
                 "opensAt", optional(settings.opensAt()));
-        this.redis.opsForSet().add(QueueKeys.REGISTRY, Long.toString(productId));
+        this.redis.opsForSet().add(this.registry, Long.toString(productId));
     }
 
     public Optional<QueueSettings> findSettings(long productId) {
@@ -68,14 +76,14 @@ public class QueueStore {
     }
 
     public Set<Long> productIds() {
-        Set<String> members = this.redis.opsForSet().members(QueueKeys.REGISTRY);
+        Set<String> members = this.redis.opsForSet().members(this.registry);
         return members == null ? Set.of()
                 : members.stream().map(Long::parseLong).collect(Collectors.toUnmodifiableSet());
     }
 
     /** Forgets a queue and everything in it. */
     public void delete(long productId) {
-        this.redis.opsForSet().remove(QueueKeys.REGISTRY, Long.toString(productId));
+        this.redis.opsForSet().remove(this.registry, Long.toString(productId));
         this.redis.delete(QueueKeys.of(productId).all());
     }
 
