@@ -176,20 +176,33 @@ redis.call('HSET', KEYS[4], 'bucket', tostring(tokens), 'bucketAt', last)
 -- group of entries expires together) read as their average. A stretch starts without counting its first step,
 -- whose admissions filled capacity that was idle before. The pace is published once PACE_HISTORY_MS of weighted
 -- time lies behind it; before that, polls estimate with admitPerSecond.
+-- It is published at the steps that admit, not in between: read between two waves, the ratio would count the time
+-- since the last wave without the wave that ends it, and swing by a wave's worth. Between admissions it is
+-- lowered only once the line has waited more than twice as long as the last batch should take at the published
+-- pace (the line slowed down or stopped), and before any counted admission it is whatever the ratio says (0).
 local PACE_TAU_MS = 30000
 local PACE_HISTORY_MS = 10000
 -- a longer gap between two steps (no worker ran) breaks the stretch instead of reading as a slow line
 local PACE_MAX_GAP_MS = 2000
 if admitting and waiting > admitted then
-  local pace = redis.call('HMGET', KEYS[4], 'paceAt', 'paceCount', 'paceTime')
+  local pace = redis.call('HMGET', KEYS[4], 'paceAt', 'paceCount', 'paceTime', 'pace', 'paceBatchAt', 'paceBatch')
   local at = tonumber(pace[1])
   if at and now > at and now - at <= PACE_MAX_GAP_MS then
     local decay = math.exp((at - now) / PACE_TAU_MS)
     local count = (tonumber(pace[2]) or 0) * decay + admitted
     local time = (tonumber(pace[3]) or 0) * decay + (now - at)
     redis.call('HSET', KEYS[4], 'paceAt', now, 'paceCount', tostring(count), 'paceTime', tostring(time))
+    if admitted > 0 then
+      redis.call('HSET', KEYS[4], 'paceBatchAt', now, 'paceBatch', admitted)
+    end
     if time >= PACE_HISTORY_MS then
-      redis.call('HSET', KEYS[4], 'pace', tostring(count * 1000 / time))
+      local published = tonumber(pace[4])
+      local batchAt = tonumber(pace[5])
+      local overdue = not published or not batchAt or published <= 0
+        or (now - batchAt) * published > 2000 * tonumber(pace[6])
+      if admitted > 0 or overdue then
+        redis.call('HSET', KEYS[4], 'pace', tostring(count * 1000 / time))
+      end
     end
   elseif not at or now - at > PACE_MAX_GAP_MS then
     redis.call('HSET', KEYS[4], 'paceAt', now)

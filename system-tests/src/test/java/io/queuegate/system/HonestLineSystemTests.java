@@ -77,7 +77,7 @@ class HonestLineSystemTests {
     void whenCapacityLimitsAdmissionTheEtaFirstShownIsCloseToTheWait() {
         // 5 places, each held 2 s (nobody books, entries expire), while the rate would allow 100 a second
         long productId = queue("{\"maxActive\":5,\"admitPerSecond\":100,\"entryTtlSeconds\":2,\"open\":true}");
-        for (int i = 0; i < 60; i++) {
+        for (int i = 0; i < 80; i++) {
             enter(productId, "early-" + i);
         }
         // the pace is measured once the line has moved for a while

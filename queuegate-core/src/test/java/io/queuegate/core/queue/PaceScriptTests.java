@@ -28,6 +28,37 @@ class PaceScriptTests extends RedisScriptTestSupport {
     }
 
     @Test
+    void betweenTwoWavesThePublishedPaceHoldsStill() {
+        configure(5, 100, 2, true);
+        this.line.append(this.product, tokens("t", 300));
+        long now = steps(NOW, 20_000);
+
+        double lowest = Double.MAX_VALUE;
+        double highest = 0;
+        for (int i = 0; i < 20; i++) {
+            now = steps(now, STEP_MS);
+            lowest = Math.min(lowest, measuredPace());
+            highest = Math.max(highest, measuredPace());
+        }
+
+        assertThat(highest - lowest).as("swing over two waves").isLessThan(0.1);
+    }
+
+    @Test
+    void aLineThatSlowsDownIsFollowedBeforeItsNextWave() {
+        configure(5, 100, 2, true);
+        this.line.append(this.product, tokens("t", 300));
+        long now = steps(NOW, 20_000);
+
+        // places are now held for a minute: after twice the expected gap the pace starts to fall
+        configure(5, 100, 60, true);
+        now = steps(now, 2_000);
+        now = steps(now, 10_000);
+
+        assertThat(measuredPace()).isLessThan(2.0);
+    }
+
+    @Test
     void rateLimitedLineReadsTheRate() {
         configure(100_000, 20, 600, true);
         this.line.append(this.product, tokens("t", 2_000));
