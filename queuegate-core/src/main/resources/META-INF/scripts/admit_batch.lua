@@ -5,7 +5,7 @@
 -- KEYS[6] gone:{p}   KEYS[7] stock:{p}   KEYS[8] seen:{p}
 -- ARGV[1] now in epoch ms, or 0 to read Redis TIME
 -- ARGV[2] the most users this call may expire, the most it may take out as abandoned, and the most it may admit
---         (bounds the work of one call; the opening shuffle is the one unbounded step, once per sale)
+--         (bounds the work of one call), and the most early entrants it re-places at the opening
 -- ARGV[3] a fresh random seed, used only by the step that opens the sale (and then published)
 -- Returns {admitted, expired, active, waiting, abandoned}, or {-1} when the queue has no settings.
 --
@@ -82,51 +82,49 @@ elseif redis.call('EXISTS', KEYS[8]) == 1 then
   redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', now - 3600000)
 end
 
--- Fair start: the users the line took in before opensAt (sequences up to earlySeq, above those a previous opening
--- shuffled) are put in the order of SHA1(seed .. ':' .. userId), lowest first, and take their sequences in that
--- order, so everyone who came later stays behind them in arrival order. The seed is drawn now, after the opening,
--- and published with the new order, so nobody could know it before and anyone can recompute the order.
+-- Fair start: the users the line took in before opensAt (sequences up to earlySeq) are re-placed by the score
+-- H - 2^52, where H is the first 13 hex digits (52 bits) of SHA1(seed .. ':' .. userId) read as an integer. The
+-- scores are negative, so the early entrants come before everyone who joined later (positive sequences, in arrival
+-- order), and the ZSet orders them by H (equal H, by user id, as Redis orders equal scores). The seed is drawn now,
+-- after the opening, stored and published with the first re-placed users, so nobody could know it before and anyone
+-- can recompute the order. Each step re-places at most `bound` of them; until all are, nobody is admitted and polls
+-- show no position.
 local opened = now >= opensAt
+local shuffling = false
 if opensAt > 0 and opened then
-  local fair = redis.call('HMGET', KEYS[4], 'earlySeq', 'shuffledSeq')
+  local fair = redis.call('HMGET', KEYS[4], 'earlySeq', 'seed', 'openedFor')
   if fair[1] then
-    local seed = ARGV[3]
-    local early = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. (fair[2] or '0'), fair[1], 'WITHSCORES')
-    local users = {}
-    local scores = {}
-    local keyOf = {}
-    for i = 1, #early, 2 do
-      local user = early[i]
-      users[#users + 1] = user
-      scores[#scores + 1] = early[i + 1]
-      keyOf[user] = redis.sha1hex(seed .. ':' .. user)
+    local seed = fair[2]
+    -- the first step of this opening draws the seed; the next ones of the same opening go on with it
+    if fair[3] ~= settings[6] then
+      seed = ARGV[3]
+      redis.call('HSET', KEYS[4], 'seed', seed, 'openedFor', settings[6], 'openedAt', now)
     end
-    table.sort(users, function(a, b)
-      local ka, kb = keyOf[a], keyOf[b]
-      if ka == kb then
-        return a < b
-      end
-      return ka < kb
-    end)
-    for first = 1, #users, 1000 do
+    local early = redis.call('ZRANGEBYSCORE', KEYS[1], '(0', fair[1], 'LIMIT', 0, bound)
+    if #early > 0 then
       local args = {}
-      for i = first, math.min(first + 999, #users) do
-        args[#args + 1] = scores[i]
-        args[#args + 1] = users[i]
+      for i = 1, #early do
+        local h = tonumber(string.sub(redis.sha1hex(seed .. ':' .. early[i]), 1, 13), 16)
+        args[2 * i - 1] = h - 4503599627370496
+        args[2 * i] = early[i]
       end
-      redis.call('ZADD', KEYS[1], 'XX', unpack(args))
+      for first = 1, #args, 2000 do
+        redis.call('ZADD', KEYS[1], 'XX', unpack(args, first, math.min(first + 1999, #args)))
+      end
+      redis.call('XADD', KEYS[5], 'MAXLEN', '~', 100000, '*', 'type', 'SHUFFLED', 'at', now, 'seed', seed,
+        'users', table.concat(early, ','))
     end
-    redis.call('HSET', KEYS[4], 'seed', seed, 'shuffledSeq', fair[1], 'openedAt', now)
-    redis.call('HDEL', KEYS[4], 'earlySeq')
-    redis.call('XADD', KEYS[5], 'MAXLEN', '~', 100000, '*', 'type', 'SHUFFLED', 'at', now, 'seed', seed,
-      'users', table.concat(users, ','))
+    if #early < bound then
+      redis.call('HDEL', KEYS[4], 'earlySeq')
+    else
+      shuffling = true
+    end
   end
 end
-
 local active = redis.call('ZCARD', KEYS[2])
 local waiting = redis.call('ZCARD', KEYS[1])
 local stock = tonumber(redis.call('GET', KEYS[7]))
-local admitting = open and opened and not (stock and stock <= 0)
+local admitting = open and opened and not shuffling and not (stock and stock <= 0)
 
 -- Refill the bucket; it holds at most one second of admissions.
 local bucket = redis.call('HMGET', KEYS[4], 'bucket', 'bucketAt')

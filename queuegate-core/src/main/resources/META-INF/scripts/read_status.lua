@@ -6,8 +6,8 @@
 -- sinceLastPollMs, status, ...}: the line's conditions, then four fields per user in the order of ARGV.
 -- pace is admissions per second as a string (measured, or admitPerSecond before there is history, whichever is
 -- lower); waiting is the length of the line, counted only when polls are budgeted (else 0); opensAt is 0 without
--- one; sinceLastPollMs is how long ago the same waiting user polled, -1 when unknown or not tracked. Before opensAt
--- a waiting user's position is 0: the order is drawn at the opening.
+-- one; sinceLastPollMs is how long ago the same waiting user polled, -1 when unknown or not tracked. Before opensAt,
+-- and until the opening steps have placed every early entrant, a waiting user's position is 0.
 --
 -- A user the line has never placed is PENDING, however long the log's lag: only an applied enter event puts a
 -- user in waiting, and only a leave, an expiry or a booking puts one in gone, so an accepted token is never
@@ -25,7 +25,8 @@ local maxPolls = tonumber(s[2]) or 0
 local abandon = tonumber(s[3]) or 0
 local opensAt = tonumber(s[4]) or 0
 local pace = rate
-local measured = tonumber(redis.call('HGET', KEYS[5], 'pace'))
+local stats = redis.call('HMGET', KEYS[5], 'pace', 'earlySeq')
+local measured = tonumber(stats[1])
 if measured and measured < pace then
   pace = measured
 end
@@ -70,7 +71,7 @@ local function place(user)
     if soldOut then
       return 'SOLD_OUT', 0, 0, since
     end
-    if opensAt > clock() then
+    if opensAt > 0 and (stats[2] or opensAt > clock()) then
       return 'WAITING', 0, 0, since
     end
     return 'WAITING', rank + 1, 0, since

@@ -62,7 +62,7 @@ public record QueueKeys(long productId) {
     /**
      * Hash of counters, the admission rate bucket, the measured pace of admission ({@code pace}, and what it is
      * computed from), the line's sequence, the fair start's state ({@code earlySeq}, then {@code seed},
-     * {@code shuffledSeq}, {@code openedAt}) and, per log partition, the last offset the line applied
+     * {@code openedFor}, {@code openedAt}) and, per log partition, the last offset the line applied
      * ({@code applied:<topic>:<partition>}).
      */
     public String stats() {
