@@ -1,15 +1,21 @@
 #!lua
--- One admission step for one product: drop expired entries, then move the head of the line into entry.
+-- One admission step for one product: drop expired entries and abandoned places, shuffle the early entrants when
+-- the sale opens, then move the head of the line into entry, and measure the pace at which it moves.
 -- KEYS[1] waiting:{p}   KEYS[2] entry:{p}   KEYS[3] queue:{p}   KEYS[4] stats:{p}   KEYS[5] audit:{p}
--- KEYS[6] gone:{p}
+-- KEYS[6] gone:{p}   KEYS[7] stock:{p}   KEYS[8] seen:{p}
 -- ARGV[1] now in epoch ms, or 0 to read Redis TIME
--- ARGV[2] the most users this call may expire, and the most it may admit (bounds the work of one call)
--- Returns {admitted, expired, active, waiting}, or {-1} when the queue has no settings.
+-- ARGV[2] the most users this call may expire, the most it may take out as abandoned, and the most it may admit
+--         (bounds the work of one call), and the most early entrants it re-places at the opening
+-- ARGV[3] a fresh random seed, used only by the step that opens the sale (and then published)
+-- Returns {admitted, expired, active, waiting, abandoned}, or {-1} when the queue has no settings.
 --
 -- Atomic, so any number of workers may call it at once: active never exceeds maxActive. The rate is a token
 -- bucket kept in stats:{p} and refilled from elapsed time, so more workers or more ticks never admit faster.
+-- Nobody is admitted while the product is sold out (stock:{p} set and at most 0); a product without a stock key
+-- is never sold out here (the booking gate decides what it sells). Nobody is admitted before opensAt.
 -- The #!lua line makes Redis refuse the script before it starts when out of memory, never halfway through.
-local settings = redis.call('HMGET', KEYS[3], 'maxActive', 'admitPerSecond', 'entryTtlSeconds', 'open')
+local settings = redis.call('HMGET', KEYS[3], 'maxActive', 'admitPerSecond', 'entryTtlSeconds', 'open',
+  'abandonAfterSeconds', 'opensAt')
 if not settings[1] then
   return {-1}
 end
@@ -17,6 +23,8 @@ local maxActive = tonumber(settings[1])
 local rate = tonumber(settings[2])
 local ttlMs = tonumber(settings[3]) * 1000
 local open = settings[4] == 'true'
+local abandonMs = (tonumber(settings[5]) or 0) * 1000
+local opensAt = tonumber(settings[6]) or 0
 
 local now = tonumber(ARGV[1])
 if now == 0 then
@@ -40,8 +48,83 @@ if expired > 0 then
   redis.call('HINCRBY', KEYS[4], 'expiredTotal', expired)
 end
 
+-- Abandoned places: users not seen for abandonAfterSeconds are the lowest scores of seen:{p}, so one range by score
+-- finds them without walking the line. Some of them may have left or been admitted meanwhile; only those still
+-- waiting lose a place (and go to gone, so they read EXPIRED).
+local abandoned = 0
+if abandonMs > 0 then
+  local stale = redis.call('ZRANGEBYSCORE', KEYS[8], '-inf', now - abandonMs, 'LIMIT', 0, bound)
+  local users = {}
+  for first = 1, #stale, 1000 do
+    local last = math.min(first + 999, #stale)
+    redis.call('ZREM', KEYS[8], unpack(stale, first, last))
+    local scores = redis.call('ZMSCORE', KEYS[1], unpack(stale, first, last))
+    for i = 1, last - first + 1 do
+      if scores[i] then
+        users[#users + 1] = stale[first + i - 1]
+      end
+    end
+  end
+  abandoned = #users
+  if abandoned > 0 then
+    for first = 1, abandoned, 1000 do
+      local last = math.min(first + 999, abandoned)
+      redis.call('ZREM', KEYS[1], unpack(users, first, last))
+      redis.call('SADD', KEYS[6], unpack(users, first, last))
+    end
+    redis.call('XADD', KEYS[5], 'MAXLEN', '~', 100000, '*', 'type', 'ABANDONED', 'at', now,
+      'users', table.concat(users, ','))
+    redis.call('HINCRBY', KEYS[4], 'abandonedTotal', abandoned)
+  end
+elseif redis.call('EXISTS', KEYS[8]) == 1 then
+  -- poll times kept for a poll budget alone: forget those older than an hour (users who left, mostly), so the set
+  -- does not grow with everyone who ever waited; such a user's next poll is simply not compared with the last
+  redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', now - 3600000)
+end
+
+-- Fair start: the users the line took in before opensAt (sequences up to earlySeq) are re-placed by the score
+-- H - 2^52, where H is the first 13 hex digits (52 bits) of SHA1(seed .. ':' .. userId) read as an integer. The
+-- scores are negative, so the early entrants come before everyone who joined later (positive sequences, in arrival
+-- order), and the ZSet orders them by H (equal H, by user id, as Redis orders equal scores). The seed is drawn now,
+-- after the opening, stored and published with the first re-placed users, so nobody could know it before and anyone
+-- can recompute the order. Each step re-places at most `bound` of them; until all are, nobody is admitted and polls
+-- show no position.
+local opened = now >= opensAt
+local shuffling = false
+if opensAt > 0 and opened then
+  local fair = redis.call('HMGET', KEYS[4], 'earlySeq', 'seed', 'openedFor')
+  if fair[1] then
+    local seed = fair[2]
+    -- the first step of this opening draws the seed; the next ones of the same opening go on with it
+    if fair[3] ~= settings[6] then
+      seed = ARGV[3]
+      redis.call('HSET', KEYS[4], 'seed', seed, 'openedFor', settings[6], 'openedAt', now)
+    end
+    local early = redis.call('ZRANGEBYSCORE', KEYS[1], '(0', fair[1], 'LIMIT', 0, bound)
+    if #early > 0 then
+      local args = {}
+      for i = 1, #early do
+        local h = tonumber(string.sub(redis.sha1hex(seed .. ':' .. early[i]), 1, 13), 16)
+        args[2 * i - 1] = h - 4503599627370496
+        args[2 * i] = early[i]
+      end
+      for first = 1, #args, 2000 do
+        redis.call('ZADD', KEYS[1], 'XX', unpack(args, first, math.min(first + 1999, #args)))
+      end
+      redis.call('XADD', KEYS[5], 'MAXLEN', '~', 100000, '*', 'type', 'SHUFFLED', 'at', now, 'seed', seed,
+        'users', table.concat(early, ','))
+    end
+    if #early < bound then
+      redis.call('HDEL', KEYS[4], 'earlySeq')
+    else
+      shuffling = true
+    end
+  end
+end
 local active = redis.call('ZCARD', KEYS[2])
 local waiting = redis.call('ZCARD', KEYS[1])
+local stock = tonumber(redis.call('GET', KEYS[7]))
+local admitting = open and opened and not shuffling and not (stock and stock <= 0)
 
 -- Refill the bucket; it holds at most one second of admissions.
 local bucket = redis.call('HMGET', KEYS[4], 'bucket', 'bucketAt')
@@ -53,7 +136,7 @@ if now > last then
 end
 
 local admitted = 0
-if open and waiting > 0 then
+if admitting and waiting > 0 then
   admitted = math.max(0, math.min(maxActive - active, math.floor(tokens), bound, waiting))
 end
 if admitted > 0 then
@@ -63,6 +146,7 @@ if admitted > 0 then
   redis.call('ZREMRANGEBYRANK', KEYS[1], 0, admitted - 1)
   local expiresAt = now + ttlMs
   local args = {}
+  local withSeen = redis.call('EXISTS', KEYS[8]) == 1
   for first = 1, #head, 1000 do
     local n = 0
     for i = first, math.min(first + 999, #head) do
@@ -71,6 +155,9 @@ if admitted > 0 then
       n = n + 2
     end
     redis.call('ZADD', KEYS[2], unpack(args, 1, n))
+    if withSeen then
+      redis.call('ZREM', KEYS[8], unpack(head, first, math.min(first + 999, #head)))
+    end
   end
   tokens = tokens - admitted
   redis.call('HINCRBY', KEYS[4], 'admittedTotal', admitted)
@@ -78,4 +165,47 @@ if admitted > 0 then
     'expiresAt', expiresAt, 'users', table.concat(head, ','))
 end
 redis.call('HSET', KEYS[4], 'bucket', tostring(tokens), 'bucketAt', last)
-return {admitted, expired, active + admitted, waiting - admitted}
+
+-- The pace: admissions per second actually made, whatever limited them (rate, capacity, bookings, expiries),
+-- measured only over stretches in which the line could move and did not run dry, so that an idle, closed or sold
+-- out line, or one emptied by this step, does not pass for a slow one. It is a ratio of two exponentially
+-- weighted sums, admitted users over elapsed time, each older interval weighing exp(-age / PACE_TAU_MS): recent
+-- enough to follow a change of pace within a minute, long enough that admissions in waves (capacity freed when a
+-- group of entries expires together) read as their average. A stretch starts without counting its first step,
+-- whose admissions filled capacity that was idle before. The pace is published once PACE_HISTORY_MS of weighted
+-- time lies behind it; before that, polls estimate with admitPerSecond.
+-- It is published at the steps that admit, not in between: read between two waves, the ratio would count the time
+-- since the last wave without the wave that ends it, and swing by a wave's worth. Between admissions it is
+-- lowered only once the line has waited more than twice as long as the last batch should take at the published
+-- pace (the line slowed down or stopped), and before any counted admission it is whatever the ratio says (0).
+local PACE_TAU_MS = 30000
+local PACE_HISTORY_MS = 10000
+-- a longer gap between two steps (no worker ran) breaks the stretch instead of reading as a slow line
+local PACE_MAX_GAP_MS = 2000
+if admitting and waiting > admitted then
+  local pace = redis.call('HMGET', KEYS[4], 'paceAt', 'paceCount', 'paceTime', 'pace', 'paceBatchAt', 'paceBatch')
+  local at = tonumber(pace[1])
+  if at and now > at and now - at <= PACE_MAX_GAP_MS then
+    local decay = math.exp((at - now) / PACE_TAU_MS)
+    local count = (tonumber(pace[2]) or 0) * decay + admitted
+    local time = (tonumber(pace[3]) or 0) * decay + (now - at)
+    redis.call('HSET', KEYS[4], 'paceAt', now, 'paceCount', tostring(count), 'paceTime', tostring(time))
+    if admitted > 0 then
+      redis.call('HSET', KEYS[4], 'paceBatchAt', now, 'paceBatch', admitted)
+    end
+    if time >= PACE_HISTORY_MS then
+      local published = tonumber(pace[4])
+      local batchAt = tonumber(pace[5])
+      local overdue = not published or not batchAt or published <= 0
+        or (now - batchAt) * published > 2000 * tonumber(pace[6])
+      if admitted > 0 or overdue then
+        redis.call('HSET', KEYS[4], 'pace', tostring(count * 1000 / time))
+      end
+    end
+  elseif not at or now - at > PACE_MAX_GAP_MS then
+    redis.call('HSET', KEYS[4], 'paceAt', now)
+  end
+else
+  redis.call('HDEL', KEYS[4], 'paceAt')
+end
+return {admitted, expired, active + admitted, waiting - admitted, abandoned}

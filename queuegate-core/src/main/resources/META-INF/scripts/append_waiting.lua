@@ -1,6 +1,7 @@
 #!lua
 -- Appends one chunk of a product's enter events to its line, in log order and exactly once.
--- KEYS[1] waiting:{p}   KEYS[2] entry:{p}   KEYS[3] gone:{p}   KEYS[4] stats:{p}
+-- KEYS[1] waiting:{p}   KEYS[2] entry:{p}   KEYS[3] gone:{p}   KEYS[4] stats:{p}   KEYS[5] queue:{p}
+-- KEYS[6] seen:{p} (only written when the queue has abandonAfterSeconds)
 -- ARGV[1] the field of stats:{p} that holds the last offset applied from the chunk's partition
 --         ('applied:<topic>:<partition>')
 -- ARGV[2] the offset the previous chunk of this product and partition ended at, or -1 when the writer does not
@@ -17,6 +18,9 @@
 -- already waits, holds an entry or whose place is gone (left, expired, used) is skipped too: a re-entry or a late
 -- event of someone who left while pending never brings them back. The score is the product's own sequence, so
 -- ties and clocks never reorder anyone.
+-- With abandonAfterSeconds set, joining counts as being seen (Redis TIME): a user who never polls loses the place
+-- that long after the line had it. With opensAt set and not yet reached (Redis TIME), the users are early entrants:
+-- stats:{p} earlySeq records the last of them, for the shuffle at the opening (admit_batch.lua).
 -- The #!lua line makes Redis refuse the script before it starts when out of memory, never halfway through.
 local stored = redis.call('HMGET', KEYS[4], ARGV[1], 'seq')
 local applied = tonumber(stored[1] or '-1')
@@ -60,6 +64,17 @@ local seq = tonumber(stored[2] or '0')
 local added = 0
 local args = {}
 local n = 0
+local tracked = nil
+local early = false
+local queue = redis.call('HMGET', KEYS[5], 'abandonAfterSeconds', 'opensAt')
+if queue[1] or queue[2] then
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  if queue[1] then
+    tracked = {now = now, args = {}, n = 0}
+  end
+  early = queue[2] and now < tonumber(queue[2])
+end
 for i = from, #ARGV do
   local user = ARGV[i]
   if not placed[user] then
@@ -74,13 +89,29 @@ for i = from, #ARGV do
       redis.call('ZADD', KEYS[1], unpack(args, 1, n))
       n = 0
     end
+    if tracked then
+      tracked.args[tracked.n + 1] = tracked.now
+      tracked.args[tracked.n + 2] = user
+      tracked.n = tracked.n + 2
+      if tracked.n >= 2000 then
+        redis.call('ZADD', KEYS[6], 'NX', unpack(tracked.args, 1, tracked.n))
+        tracked.n = 0
+      end
+    end
   end
 end
 if n > 0 then
   redis.call('ZADD', KEYS[1], unpack(args, 1, n))
 end
+if tracked and tracked.n > 0 then
+  redis.call('ZADD', KEYS[6], 'NX', unpack(tracked.args, 1, tracked.n))
+end
 if added > 0 then
   redis.call('HINCRBY', KEYS[4], 'enteredTotal', added)
+  if early then
+    -- everyone up to this sequence joined before the opening: the admission step shuffles them when it comes
+    redis.call('HSET', KEYS[4], 'earlySeq', seq)
+  end
 end
 redis.call('HSET', KEYS[4], ARGV[1], last, 'seq', seq)
 return {added, last}

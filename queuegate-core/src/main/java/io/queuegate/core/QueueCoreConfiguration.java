@@ -8,6 +8,7 @@ import io.queuegate.core.queue.EntryStatusReader;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import io.queuegate.core.queue.QueueStore;
+import io.queuegate.core.queue.RegistryProperties;
 import io.queuegate.core.queue.ScriptTimer;
 import io.queuegate.core.queue.WaitingLine;
 import io.queuegate.core.token.TokenCodec;
@@ -22,7 +23,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** The beans every service builds from the core: the token codec and the queue's script wrappers. */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(TokenProperties.class)
+@EnableConfigurationProperties({ TokenProperties.class, RegistryProperties.class })
 public class QueueCoreConfiguration {
 
     public static final String DEV_PROFILE = "dev";
@@ -39,8 +40,8 @@ public class QueueCoreConfiguration {
     }
 
     @Bean
-    QueueStore queueStore(StringRedisTemplate redis) {
-        return new QueueStore(redis);
+    QueueStore queueStore(StringRedisTemplate redis, RegistryProperties properties) {
+        return new QueueStore(redis, properties.registry());
     }
 
     @Bean

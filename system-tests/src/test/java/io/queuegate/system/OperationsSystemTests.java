@@ -17,6 +17,7 @@ import io.queuegate.ingest.IngestApplication;
 import io.queuegate.system.Stack.Reply;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -218,5 +219,12 @@ class OperationsSystemTests {
         assertThat(get(this.stack.booking, "/v3/api-docs").json().at("/paths").propertyNames())
             .contains("/api/v1/bookings", "/api/v1/bookings/{bookingId}", "/api/v1/products/{productId}/stock");
         assertThat(get(this.stack.ingest, "/swagger-ui.html").status()).isIn(200, 302);
+        JsonNode statusSchema = get(this.stack.ingest, "/v3/api-docs").json()
+            .at("/components/schemas/EntryStatusResponse");
+        assertThat(statusSchema.at("/properties").propertyNames()).contains("opensAt", "pollAfterMs", "etaSeconds");
+        assertThat(statusSchema.at("/properties/status/enum").valueStream().map(JsonNode::asString))
+            .contains("SOLD_OUT");
+        assertThat(get(this.stack.worker, "/v3/api-docs").json().at("/components/schemas/QueueSettings/properties")
+            .propertyNames()).contains("maxPollsPerSecond", "abandonAfterSeconds", "opensAt");
     }
 }

@@ -40,9 +40,11 @@ class QueueAdminController {
     }
 
     @PutMapping(path = "/{productId}", consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Create or change a queue")
+    @Operation(summary = "Create or change a queue", description = "maxPollsPerSecond, abandonAfterSeconds and "
+            + "opensAt are optional; left out, they are off (a change that leaves one out turns it off).")
     @ApiResponse(responseCode = "200", description = "The stored settings")
-    @ApiResponse(responseCode = "400", description = "invalid_request: every number must be at least 1")
+    @ApiResponse(responseCode = "400", description = "invalid_request: a number out of its range; nothing is "
+            + "stored")
     @ApiResponse(responseCode = "401", description = "unauthorized")
     QueueSettings put(@PathVariable("productId") String productIdText, @Valid @RequestBody QueueSettings settings) {
         long productId = ProductIds.parse(productIdText);
@@ -77,13 +79,25 @@ class QueueAdminController {
     }
 
 
+    /**
+     * @param maxPollsPerSecond null when polls are not budgeted
+     * @param abandonAfterSeconds null when places are never released for not polling
+     * @param pace admissions per second actually made, smoothed over about half a minute; null before there is
+     *        history (polls then estimate with admitPerSecond)
+     * @param opensAt null when the sale opened at once
+     * @param soldOut the product's stock is set and 0: nobody is admitted until it returns
+     * @param seed the seed the early entrants' order was drawn from; published at the opening, null before
+     */
     record QueueResponse(long productId, int maxActive, int admitPerSecond, int entryTtlSeconds, boolean open,
-            long waiting, long active, long admittedTotal) {
+            Integer maxPollsPerSecond, Integer abandonAfterSeconds, Long opensAt, long waiting, long active,
+            long admittedTotal, Double pace, boolean soldOut, String seed) {
 
         static QueueResponse of(long productId, QueueView view) {
             QueueSettings settings = view.settings();
             return new QueueResponse(productId, settings.maxActive(), settings.admitPerSecond(),
-                    settings.entryTtlSeconds(), settings.open(), view.waiting(), view.active(), view.admittedTotal());
+                    settings.entryTtlSeconds(), settings.open(), settings.maxPollsPerSecond(),
+                    settings.abandonAfterSeconds(), settings.opensAt(), view.waiting(), view.active(),
+                    view.admittedTotal(), view.pace(), view.soldOut(), view.seed());
         }
     }
 

@@ -117,11 +117,12 @@ class AuditRelay extends PeriodicTask {
                 : split(fields.get("tokens"));
         Object expiresAt = fields.get("expiresAt");
         Object bookingId = fields.get("bookingId");
+        Object seed = fields.get("seed");
         return new EntriesChanged(record.getId().getValue(), productId, String.valueOf(fields.get("type")),
                 tokens,
                 Long.parseLong(String.valueOf(fields.get("at"))),
                 expiresAt == null ? null : Long.valueOf(expiresAt.toString()),
-                bookingId == null ? null : bookingId.toString());
+                bookingId == null ? null : bookingId.toString(), seed == null ? null : seed.toString());
     }
 
     private static List<String> split(Object joined) {

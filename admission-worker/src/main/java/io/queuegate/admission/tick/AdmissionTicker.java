@@ -36,6 +36,8 @@ class AdmissionTicker extends PeriodicTask {
 
     private final Counter expirations;
 
+    private final Counter abandonments;
+
     private final ProductGauge waitingGauge;
 
     private final ProductGauge activeGauge;
@@ -48,6 +50,7 @@ class AdmissionTicker extends PeriodicTask {
         this.properties = properties;
         this.admissions = metrics.counter("queuegate.admissions");
         this.expirations = metrics.counter("queuegate.expirations");
+        this.abandonments = metrics.counter("queuegate.abandonments");
         this.waitingGauge = new ProductGauge("queuegate.queue.waiting", "Tokens in the line", metrics);
         this.activeGauge = new ProductGauge("queuegate.queue.active", "Admitted tokens holding an entry", metrics);
     }
@@ -57,6 +60,7 @@ class AdmissionTicker extends PeriodicTask {
     protected void runOnce() {
         long admitted = 0;
         long expired = 0;
+        long abandoned = 0;
         long active = 0;
         long waiting = 0;
         int queueCount = 0;
@@ -70,6 +74,7 @@ class AdmissionTicker extends PeriodicTask {
                 activeByProduct.put(productId, result.active());
                 admitted += result.admitted();
                 expired += result.expired();
+                abandoned += result.abandoned();
                 active += result.active();
                 waiting += result.waiting();
                 queueCount++;
@@ -81,11 +86,12 @@ class AdmissionTicker extends PeriodicTask {
         }
         this.admissions.increment(admitted);
         this.expirations.increment(expired);
+        this.abandonments.increment(abandoned);
         this.waitingGauge.set(waitingByProduct);
         this.activeGauge.set(activeByProduct);
-        if (admitted > 0 || expired > 0) {
-            log.info("admission tick: queues={} admitted={} expired={} active={} waiting={}", queueCount, admitted,
-                    expired, active, waiting);
+        if (admitted > 0 || expired > 0 || abandoned > 0) {
+            log.info("admission tick: queues={} admitted={} expired={} abandoned={} active={} waiting={}", queueCount,
+                    admitted, expired, abandoned, active, waiting);
         }
     }
 

@@ -3,11 +3,16 @@ package io.queuegate.ingest.entry;
 import io.queuegate.core.queue.EntryStatus;
 
 /**
- * @param position 1-based place in the line when WAITING, otherwise null
- * @param etaSeconds estimated wait until admission when WAITING, otherwise null
+ * @param status PENDING, WAITING, AVAILABLE, EXPIRED or SOLD_OUT
+ * @param position 1-based place in the line when WAITING, otherwise null; null too while WAITING for the sale to
+ *        open (the order is drawn at the opening)
+ * @param etaSeconds estimated wait until admission when WAITING, at the pace admissions are actually made (the
+ *        queue's admitPerSecond until there is history); otherwise null
  * @param expiresAt epoch milliseconds the entry ends when AVAILABLE, otherwise null
- * @param pollAfterMs when to poll next; null once there is nothing left to wait for
+ * @param pollAfterMs when to poll next (also sent as Retry-After, in seconds); null once there is nothing left to
+ *        wait for
+ * @param opensAt epoch milliseconds the sale opens, when the queue has an opening time; otherwise null
  */
 record EntryStatusResponse(String token, long productId, EntryStatus status, Long position, Long etaSeconds,
-        Long expiresAt, Long pollAfterMs) {
+        Long expiresAt, Long pollAfterMs, Long opensAt) {
 }

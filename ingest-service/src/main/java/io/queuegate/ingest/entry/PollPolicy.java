@@ -1,39 +1,96 @@
 package io.queuegate.ingest.entry;
 
 import io.queuegate.core.queue.EntryState;
+import io.queuegate.core.queue.LineConditions;
 
 /**
  * How long a client should wait before its next poll, and how long its wait should take. Far-back users
  * poll rarely and users near the head often, so the poll load stays proportional to movement, not to the
  * size of the crowd.
+ *
+ * <p>With a poll budget ({@code maxPollsPerSecond} = M) the wait before the next poll is also at least
+ * {@code position × H(W) / M} seconds, where W is the length of the line and H(W) = 1 + 1/2 + … + 1/W. Everyone
+ * waiting, polling as told, then polls at most Σ M / (p × H(W)) = M times per second over p = 1..W, and the wait still
+ * grows with position. H(W) is taken as ln W + γ + 1/(2W), which is never below it.
+ *
+ * <p>With abandonment, no waiting user is told to wait more than a third of {@code abandonAfterSeconds}: polling as
+ * told must never lose a place. That cap wins over the budget, so a line longer than the budget can carry at that
+ * interval polls more than M times per second.
  */
 final class PollPolicy {
 
     static final long MIN_POLL_MS = 1_000;
     static final long MAX_POLL_MS = 30_000;
     static final long PENDING_POLL_MS = 1_000;
+    static final long SOLD_OUT_POLL_MS = 30_000;
+
+    /** A poll sooner than this share of the interval it was told is refused (429): far faster than told. */
+    static final int TOO_SOON_DIVISOR = 4;
+
+    private static final double EULER_GAMMA = 0.5772156649015329;
 
     private PollPolicy() {
     }
 
-    /** Seconds until admission at the queue's admission rate, rounded up; null when it has no rate. */
+    /** Seconds until admission at the line's pace, rounded up; null when it has no pace. */
     static Long etaSeconds(EntryState state) {
-        if (state.admitPerSecond() <= 0) {
+        if (state.pace() <= 0 || state.position() <= 0) {
             return null;
         }
-        return (state.position() + state.admitPerSecond() - 1) / state.admitPerSecond();
+        return (long) Math.ceil(state.position() / state.pace());
     }
 
     static Long pollAfterMs(EntryState state, long nowMillis) {
         return switch (state.status()) {
             case PENDING -> PENDING_POLL_MS;
-            case WAITING -> {
-                Long eta = etaSeconds(state);
-                yield eta == null ? MAX_POLL_MS : clamp(eta * 1000 / 4);
-            }
+            case WAITING -> state.position() > 0
+                    ? capForAbandonment(Math.max(byEta(state), budgeted(state)), state.line())
+                    : capForAbandonment(beforeOpening(state, nowMillis), state.line());
+            case SOLD_OUT -> capForAbandonment(SOLD_OUT_POLL_MS, state.line());
             case AVAILABLE -> clamp((state.expiresAt() - nowMillis) / 2);
             case EXPIRED -> null;
         };
+    }
+
+    /**
+     * Whether a waiting user polled far sooner than told: only under a poll budget, and only when the user's previous
+     * poll is known.
+     */
+    static boolean tooSoon(EntryState state, long pollAfterMs) {
+        return state.line().maxPollsPerSecond() > 0 && state.sinceLastPollMs() >= 0
+                && state.sinceLastPollMs() * TOO_SOON_DIVISOR < pollAfterMs;
+    }
+
+    /**
+     * Before the sale opens nobody has a position yet: half the time left, within 1 s to 30 s, and under a budget
+     * what the last of the line would be told, which everyone waiting can afford at once.
+     */
+    private static long beforeOpening(EntryState state, long nowMillis) {
+        long untilOpening = clamp((state.line().opensAt() - nowMillis) / 2);
+        long length = Math.max(1, state.line().waiting());
+        return Math.max(untilOpening, budgeted(new EntryState(state.status(), length, 0, state.sinceLastPollMs(),
+                state.line())));
+    }
+
+    /** A quarter of the estimated wait, within 1 s to 30 s. */
+    private static long byEta(EntryState state) {
+        Long eta = etaSeconds(state);
+        return eta == null ? MAX_POLL_MS : clamp(eta * 1000 / 4);
+    }
+
+    /** The wait before the next poll that keeps everyone waiting under the poll budget; 0 without one. */
+    private static long budgeted(EntryState state) {
+        LineConditions line = state.line();
+        if (line.maxPollsPerSecond() <= 0) {
+            return 0;
+        }
+        long length = Math.max(1, Math.max(line.waiting(), state.position()));
+        double harmonic = Math.log(length) + EULER_GAMMA + 1.0 / (2 * length);
+        return (long) Math.ceil(Math.max(1, state.position()) * harmonic * 1000 / line.maxPollsPerSecond());
+    }
+
+    private static long capForAbandonment(long millis, LineConditions line) {
+        return line.abandonAfterSeconds() > 0 ? Math.min(millis, line.abandonAfterSeconds() * 1000L / 3) : millis;
     }
 
     private static long clamp(long millis) {

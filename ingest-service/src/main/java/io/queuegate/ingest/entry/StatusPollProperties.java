@@ -13,7 +13,8 @@ import org.springframework.validation.annotation.Validated;
  * How status polls of one product share Redis calls ({@link PollCoalescer}).
  *
  * @param maxBatch the most polls one {@code read_status} call answers; each token costs Redis three O(log n) reads
- *        inside the script, so this bounds how long one call holds Redis
+ *        inside the script (and a ZSCORE and a ZADD on queues with a poll budget or abandonment), so this bounds how
+ *        long one call holds Redis
  * @param maxQueued polls of one product waiting for the next call; beyond it a poll is answered 503 at once
  * @param retryAfter what such a 503 tells the client to wait
  */

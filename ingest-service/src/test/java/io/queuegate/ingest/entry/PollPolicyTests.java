@@ -2,6 +2,7 @@ package io.queuegate.ingest.entry;
 
 import io.queuegate.core.queue.EntryState;
 import io.queuegate.core.queue.EntryStatus;
+import io.queuegate.core.queue.LineConditions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -82,5 +83,88 @@ class PollPolicyTests {
     void availablePollsAtHalfTheTimeLeftWithinBounds(long left, long pollAfter) {
         assertThat(PollPolicy.pollAfterMs(new EntryState(EntryStatus.AVAILABLE, 0, NOW + left, 100), NOW))
             .isEqualTo(pollAfter);
+    }
+
+    @ParameterizedTest(name = "position {0} at {1}/s waits {2} s")
+    @CsvSource({
+            // a measured pace that is not a whole number
+            "5, 2.5, 2",
+            "6, 2.5, 3",
+            "50, 2.5, 20",
+            "1, 0.1, 10" })
+    void etaFollowsTheMeasuredPace(long position, double pace, long seconds) {
+        assertThat(PollPolicy.etaSeconds(waiting(position, new LineConditions(pace, 0, 0, 0)))).isEqualTo(seconds);
+    }
+
+    @Test
+    void soldOutPollsRarely() {
+        assertThat(PollPolicy.pollAfterMs(new EntryState(EntryStatus.SOLD_OUT, 0, 0, 100), NOW))
+            .isEqualTo(PollPolicy.SOLD_OUT_POLL_MS)
+            .isGreaterThan(PollPolicy.pollAfterMs(new EntryState(EntryStatus.WAITING, 1, 0, 100), NOW));
+    }
+
+    @ParameterizedTest(name = "{0} waiting, budget {1}/s")
+    @CsvSource({ "1, 1", "10, 1", "1000, 100", "100000, 1000", "1000000, 1000", "1000000, 50000", "500, 10000" })
+    void everyoneWaitingPollingAsToldStaysUnderTheBudgetAndTheWaitNeverShrinksWithPosition(long length, int budget) {
+        LineConditions line = new LineConditions(100, budget, length, 0);
+        double pollsPerSecond = 0;
+        long previous = 0;
+        for (long position = 1; position <= length; position++) {
+            long after = PollPolicy.pollAfterMs(waiting(position, line), NOW);
+            assertThat(after).as("position %d", position).isGreaterThanOrEqualTo(previous);
+            previous = after;
+            pollsPerSecond += 1000.0 / after;
+        }
+        assertThat(pollsPerSecond).isLessThanOrEqualTo(budget);
+    }
+
+    @Test
+    void aBudgetLargeEnoughChangesNothing() {
+        LineConditions line = new LineConditions(100, 1_000_000, 1_000, 0);
+        for (long position : new long[] { 1, 400, 2_000, 12_000 }) {
+            assertThat(PollPolicy.pollAfterMs(waiting(position, line), NOW))
+                .isEqualTo(PollPolicy.pollAfterMs(new EntryState(EntryStatus.WAITING, position, 0, 100), NOW));
+        }
+    }
+
+    @Test
+    void withAbandonmentNobodyIsToldToWaitLongerThanAThirdOfIt() {
+        LineConditions line = new LineConditions(100, 10, 1_000_000, 60);
+        assertThat(PollPolicy.pollAfterMs(waiting(1_000_000, line), NOW)).isEqualTo(20_000L);
+        assertThat(PollPolicy.pollAfterMs(new EntryState(EntryStatus.SOLD_OUT, 0, 0, -1, line), NOW))
+            .isEqualTo(20_000L);
+    }
+
+    @Test
+    void aPollFarSoonerThanToldIsTooSoonOnlyUnderABudget() {
+        LineConditions budgeted = new LineConditions(100, 100, 1_000, 0);
+        assertThat(PollPolicy.tooSoon(new EntryState(EntryStatus.WAITING, 10, 0, 100, budgeted), 1_000)).isTrue();
+        assertThat(PollPolicy.tooSoon(new EntryState(EntryStatus.WAITING, 10, 0, 250, budgeted), 1_000)).isFalse();
+        assertThat(PollPolicy.tooSoon(new EntryState(EntryStatus.WAITING, 10, 0, -1, budgeted), 1_000)).isFalse();
+        LineConditions free = new LineConditions(100, 0, 0, 60);
+        assertThat(PollPolicy.tooSoon(new EntryState(EntryStatus.WAITING, 10, 0, 0, free), 1_000)).isFalse();
+    }
+
+    @ParameterizedTest(name = "{0} ms before the opening polls after {1} ms")
+    @CsvSource({ "3600000, 30000", "10000, 5000", "1000, 1000", "-500, 1000" })
+    void beforeTheOpeningNobodyHasAPositionAndPollsAtHalfTheTimeLeft(long untilOpening, long pollAfter) {
+        LineConditions line = new LineConditions(100, 0, 0, 0, NOW + untilOpening);
+        EntryState before = waiting(0, line);
+
+        assertThat(PollPolicy.etaSeconds(before)).isNull();
+        assertThat(PollPolicy.pollAfterMs(before, NOW)).isEqualTo(pollAfter);
+    }
+
+    @Test
+    void beforeTheOpeningUnderABudgetEveryoneIsToldWhatTheLastOfTheLineWouldBe() {
+        LineConditions line = new LineConditions(100, 100, 10_000, 0, NOW + 1_000);
+
+        assertThat(PollPolicy.pollAfterMs(waiting(0, line), NOW))
+            .isEqualTo(PollPolicy.pollAfterMs(waiting(10_000, line), NOW))
+            .isGreaterThan(10_000 * 1000 / 100);
+    }
+
+    private static EntryState waiting(long position, LineConditions line) {
+        return new EntryState(EntryStatus.WAITING, position, 0, -1, line);
     }
 }

@@ -37,6 +37,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.kafka.test.context.EmbeddedKafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * What a status poll answers over HTTP, alone and with many polls at once, and when Redis is down. Runs against the
@@ -188,6 +189,107 @@ class StatusEndpointTests {
         finally {
             noRedis.close();
         }
+    }
+
+    @Test
+    void theAnswerCarriesRetryAfterInWholeSecondsOfPollAfterMs() {
+        String token = CODEC.issue(this.product, "ann").value();
+        LineFixture.append(this.redis, this.product, LineFixture.usersOf(CODEC, List.of(token)));
+
+        HttpResponse<String> response = get("/api/v1/queues/" + this.product + "/entries/" + token);
+
+        long pollAfterMs = JsonMapper.shared().readTree(response.body()).get("pollAfterMs").asLong();
+        assertThat(response.headers().firstValue("Retry-After")).hasValue(Long.toString((pollAfterMs + 999) / 1000));
+    }
+
+    @Test
+    void theEtaFollowsTheMeasuredPaceOnceThereIsOne() {
+        List<String> tokens = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            tokens.add(CODEC.issue(this.product, "user-" + i).value());
+        }
+        LineFixture.append(this.redis, this.product, LineFixture.usersOf(CODEC, tokens));
+        assertThat(poll(tokens.get(9), 200).get("etaSeconds").asLong()).as("10 at admitPerSecond 4").isEqualTo(3);
+
+        this.redis.opsForHash().put(this.keys.stats(), "pace", "0.5");
+
+        assertThat(poll(tokens.get(9), 200).get("etaSeconds").asLong()).as("10 at 0.5 per second").isEqualTo(20);
+    }
+
+    @Test
+    void atZeroStockWaitingAndPendingUsersReadSoldOutAndPollLessOften() {
+        String waiting = CODEC.issue(this.product, "ann").value();
+        String pending = CODEC.issue(this.product, "bob").value();
+        LineFixture.append(this.redis, this.product, LineFixture.usersOf(CODEC, List.of(waiting)));
+        this.redis.opsForValue().set(this.keys.stock(), "0");
+
+        for (String token : List.of(waiting, pending)) {
+            JsonNode answer = poll(token, 200);
+            assertThat(answer.get("status").asString()).isEqualTo("SOLD_OUT");
+            assertThat(answer.get("position").isNull()).isTrue();
+            assertThat(answer.get("etaSeconds").isNull()).isTrue();
+            assertThat(answer.get("pollAfterMs").asLong()).isEqualTo(PollPolicy.SOLD_OUT_POLL_MS);
+        }
+
+        this.redis.opsForValue().set(this.keys.stock(), "10");
+        assertThat(poll(waiting, 200).get("status").asString()).isEqualTo("WAITING");
+    }
+
+    @Test
+    void underAPollBudgetAClientPollingFarFasterThanToldGets429AndKeepsItsPlace() {
+        // one poll per second for the whole line: the second of three waits about 3.7 s
+        this.redis.opsForHash().put(this.keys.settings(), "maxPollsPerSecond", "1");
+        List<String> tokens = new ArrayList<>();
+        for (String user : List.of("ann", "bob", "cy")) {
+            tokens.add(CODEC.issue(this.product, user).value());
+        }
+        LineFixture.append(this.redis, this.product, LineFixture.usersOf(CODEC, tokens));
+        String path = "/api/v1/queues/" + this.product + "/entries/" + tokens.get(1);
+
+        JsonNode first = poll(tokens.get(1), 200);
+        long told = first.get("pollAfterMs").asLong();
+        assertThat(told).isBetween(3_000L, 5_000L);
+        HttpResponse<String> again = get(path);
+
+        assertThat(again.statusCode()).isEqualTo(429);
+        assertThat(again.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(JsonMapper.shared().readTree(again.body()).get("code").asString()).isEqualTo("polled_too_soon");
+        assertThat(again.headers().firstValue("Retry-After")).hasValueSatisfying(
+                (value) -> assertThat(Long.parseLong(value) * 1000).isGreaterThanOrEqualTo(told));
+        assertThat(this.redis.opsForZSet().rank(this.keys.waiting(), "bob")).isEqualTo(1L);
+
+        // polling as told again is answered, at the same place
+        await().pollDelay(Duration.ofMillis(told)).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(told))
+            .until(() -> get(path).statusCode() == 200);
+        assertThat(this.redis.opsForZSet().rank(this.keys.waiting(), "bob")).isEqualTo(1L);
+    }
+
+    @Test
+    void beforeTheOpeningAWaitingUserHasNoPositionAndSeesTheOpeningTime() {
+        long opensAt = System.currentTimeMillis() + 3_600_000;
+        this.redis.opsForHash().put(this.keys.settings(), "opensAt", Long.toString(opensAt));
+        String token = CODEC.issue(this.product, "ann").value();
+        LineFixture.append(this.redis, this.product, LineFixture.usersOf(CODEC, List.of(token)));
+
+        JsonNode answer = poll(token, 200);
+
+        assertThat(answer.get("status").asString()).isEqualTo("WAITING");
+        assertThat(answer.get("position").isNull()).isTrue();
+        assertThat(answer.get("etaSeconds").isNull()).isTrue();
+        assertThat(answer.get("opensAt").asLong()).isEqualTo(opensAt);
+        assertThat(answer.get("pollAfterMs").asLong()).isEqualTo(PollPolicy.MAX_POLL_MS);
+    }
+
+    @Test
+    void withoutABudgetRepeatedPollsAreAllAnsweredAndNothingIsWritten() {
+        String token = CODEC.issue(this.product, "ann").value();
+        LineFixture.append(this.redis, this.product, LineFixture.usersOf(CODEC, List.of(token)));
+
+        for (int i = 0; i < 5; i++) {
+            poll(token, 200);
+        }
+
+        assertThat(this.redis.hasKey(this.keys.seen())).isFalse();
     }
 
     private EntryToken entry(String token) {

@@ -10,13 +10,23 @@ import java.util.List;
  *
  * @param eventId the change's id, unique per product (the stream entry id)
  * @param productId the product whose line changed
- * @param type ADMITTED, EXPIRED, LEFT, CONSUMED or RESTORED (a booking undone); ENTERED only in trails written
- *     before entering was left to the entries topic, which records it in log order
+ * @param type ADMITTED, EXPIRED, LEFT, CONSUMED, RESTORED (a booking undone), ABANDONED (a waiting user who stopped
+ *     polling lost the place) or SHUFFLED (the sale opened: early entrants re-placed by one step, in the order the seed
+ *     gives; see README, "Fair start"); ENTERED only in
+ *     trails written before entering was left to the entries topic, which records it in log order
  * @param tokens the tokens that changed, in line order
  * @param at epoch milliseconds of the change, by Redis' clock
  * @param expiresAt for ADMITTED, when the entries expire; otherwise null
  * @param bookingId for CONSUMED and RESTORED, the booking; otherwise null
+ * @param seed for SHUFFLED, the seed the early entrants' order was drawn from (see README, "Fair start"); otherwise
+ *     null
  */
 public record EntriesChanged(String eventId, long productId, String type, List<String> tokens, long at,
-        Long expiresAt, String bookingId) {
+        Long expiresAt, String bookingId, String seed) {
+
+    /** A change that is not the opening shuffle. */
+    public EntriesChanged(String eventId, long productId, String type, List<String> tokens, long at, Long expiresAt,
+            String bookingId) {
+        this(eventId, productId, type, tokens, at, expiresAt, bookingId, null);
+    }
 }

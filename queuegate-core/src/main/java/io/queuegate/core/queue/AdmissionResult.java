@@ -7,12 +7,18 @@ package io.queuegate.core.queue;
  * @param expired entries removed because their time ran out
  * @param active entries held after the step
  * @param waiting tokens still waiting after the step
+ * @param abandoned waiting users who lost their place because they stopped polling
  */
-public record AdmissionResult(long admitted, long expired, long active, long waiting) {
+public record AdmissionResult(long admitted, long expired, long active, long waiting, long abandoned) {
 
-    public static final AdmissionResult UNKNOWN_QUEUE = new AdmissionResult(0, 0, 0, 0);
+    public static final AdmissionResult UNKNOWN_QUEUE = new AdmissionResult(0, 0, 0, 0, 0);
+
+    /** A step that took nobody out as abandoned. */
+    public AdmissionResult(long admitted, long expired, long active, long waiting) {
+        this(admitted, expired, active, waiting, 0);
+    }
 
     public boolean changedAnything() {
-        return this.admitted > 0 || this.expired > 0;
+        return this.admitted > 0 || this.expired > 0 || this.abandoned > 0;
     }
 }

@@ -12,6 +12,12 @@ public enum EntryStatus {
     /** Admitted: may book until its entry expires. */
     AVAILABLE,
 
-    /** Expired, left or used: the place is gone. */
-    EXPIRED
+    /** Expired, left, used or abandoned (not polled for the queue's abandonAfterSeconds): the place is gone. */
+    EXPIRED,
+
+    /**
+     * In the line or about to be, but the product's stock is gone: nobody is admitted until stock returns. The place
+     * is kept, and the status reads WAITING (or PENDING) again when it does.
+     */
+    SOLD_OUT
 }

@@ -12,8 +12,11 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 /** Reads tokens' statuses in one Redis round trip; see {@code read_status.lua}. */
 public class EntryStatusReader {
 
-    /** Fields the script answers per token, after the product's admission rate. */
-    private static final int FIELDS = 3;
+    /** Fields the script answers about the line, before the users. */
+    private static final int HEADER = 5;
+
+    /** Fields the script answers per user. */
+    private static final int FIELDS = 4;
 
     private final StringRedisTemplate redis;
 
@@ -48,15 +51,18 @@ public class EntryStatusReader {
             args[i + 1] = userIds.get(i);
         }
         List<?> reply = this.timer.time("read_status", () -> this.redis.execute(QueueScripts.READ_STATUS,
-                List.of(keys.entry(), keys.waiting(), keys.gone(), keys.settings()), args));
-        if (reply == null || reply.size() != 1 + FIELDS * userIds.size()) {
+                List.of(keys.entry(), keys.waiting(), keys.gone(), keys.settings(), keys.stats(), keys.stock(),
+                        keys.seen()), args));
+        if (reply == null || reply.size() != HEADER + FIELDS * userIds.size()) {
             throw new IllegalStateException("read_status.lua answered " + reply + " for " + userIds.size() + " users");
         }
-        int rate = (int) Admission.number(reply.getFirst());
+        LineConditions line = new LineConditions(Double.parseDouble(reply.get(0).toString()),
+                (int) Admission.number(reply.get(1)), Admission.number(reply.get(2)),
+                (int) Admission.number(reply.get(3)), Admission.number(reply.get(4)));
         List<EntryState> states = new ArrayList<>(userIds.size());
-        for (int i = 1; i < reply.size(); i += FIELDS) {
+        for (int i = HEADER; i < reply.size(); i += FIELDS) {
             states.add(new EntryState(EntryStatus.valueOf(reply.get(i).toString()), Admission.number(reply.get(i + 1)),
-                    Admission.number(reply.get(i + 2)), rate));
+                    Admission.number(reply.get(i + 2)), Admission.number(reply.get(i + 3)), line));
         }
         return states;
     }

@@ -8,7 +8,10 @@ import java.util.List;
  */
 public record QueueKeys(long productId) {
 
-    /** The set of configured product ids. Read on its own, never inside a product's script. */
+    /**
+     * The default set of configured product ids ({@link RegistryProperties}). Read on its own, never inside a
+     * product's script.
+     */
     public static final String REGISTRY = "queuegate:queues";
 
     /**
@@ -49,20 +52,31 @@ public record QueueKeys(long productId) {
         return tagged("gone");
     }
 
+    /**
+     * ZSet of waiting users scored by the time they last polled (epoch ms), kept only while the queue has
+     * {@code abandonAfterSeconds} or {@code maxPollsPerSecond}: the admission tick takes the abandoned ones from its
+     * low end, and a poll finds how long ago the same user polled.
+     */
+    public String seen() {
+        return tagged("seen");
+    }
+
     /** Hash of the queue's settings. */
     public String settings() {
         return tagged("queue");
     }
 
     /**
-     * Hash of counters, the admission rate bucket, the line's sequence and, per log partition, the last offset
-     * the line applied ({@code applied:<topic>:<partition>}).
+     * Hash of counters, the admission rate bucket, the measured pace of admission ({@code pace}, and what it is
+     * computed from), the line's sequence, the fair start's state ({@code earlySeq}, then {@code seed},
+     * {@code openedFor}, {@code openedAt}) and, per log partition, the last offset the line applied
+     * ({@code applied:<topic>:<partition>}).
      */
     public String stats() {
         return tagged("stats");
     }
 
-    /** Units left to sell. */
+    /** Units left to sell. When set and at most 0, the line is sold out: nobody is admitted, waiting users see it. */
     public String stock() {
         return tagged("stock");
     }
@@ -88,7 +102,7 @@ public record QueueKeys(long productId) {
     }
 
     public List<String> all() {
-        return List.of(waiting(), entry(), gone(), settings(), stats(), stock(), bookings(), reservations(), audit(),
-                auditLease());
+        return List.of(waiting(), entry(), gone(), seen(), settings(), stats(), stock(), bookings(), reservations(),
+                audit(), auditLease());
     }
 }

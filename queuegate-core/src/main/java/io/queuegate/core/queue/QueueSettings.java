@@ -7,16 +7,40 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 
 /**
- * How one product's line moves.
+ * How one product's line moves. The last three settings are optional: left out (null), the line behaves as it
+ * did before they existed.
  *
  * @param maxActive how many admitted users may hold an entry at once
  * @param admitPerSecond how many users are admitted per second at most
  * @param entryTtlSeconds how long an admitted user may take to book
  * @param open whether new users may enter the line
+ * @param maxPollsPerSecond the status polls per second everyone waiting may make together, polling as told; a user
+ *        polling far faster than told is answered 429. Null: polls are not budgeted
+ * @param abandonAfterSeconds a waiting user who has not polled for this long loses the place. Null: never
+ * @param opensAt epoch milliseconds the sale opens: nobody is admitted before, and everyone the line holds by then
+ *        is placed in a random order published with its seed (README, "Fair start"). Null: open at once, in
+ *        arrival order
  */
 public record QueueSettings(
         @Schema(example = "1000") @NotNull @Min(1) @Max(10_000_000) Integer maxActive,
         @Schema(example = "200") @NotNull @Min(1) @Max(1_000_000) Integer admitPerSecond,
         @Schema(example = "1200") @NotNull @Min(1) @Max(86_400) Integer entryTtlSeconds,
-        @Schema(example = "true") @NotNull Boolean open) {
+        @Schema(example = "true") @NotNull Boolean open,
+        @Schema(example = "2000", nullable = true, description = "Status polls per second that everyone waiting "
+                + "may make together; pollAfterMs grows with position to stay under it, and a client polling far "
+                + "faster than told gets 429. Unset: no budget")
+        @Min(1) @Max(10_000_000) Integer maxPollsPerSecond,
+        @Schema(example = "120", nullable = true, description = "A waiting user who has not polled for this many "
+                + "seconds loses the place (status EXPIRED) and everyone behind moves up. Unset: never")
+        @Min(10) @Max(86_400) Integer abandonAfterSeconds,
+        @Schema(example = "1767261600000", nullable = true, description = "Epoch milliseconds the sale opens. "
+                + "Until then entering is allowed but nobody is admitted, and polls say WAITING with position null "
+                + "and opensAt; at the opening everyone already in line is placed in a random order drawn from a "
+                + "seed published then (GET queue: seed; audit: SHUFFLED). Unset: open at once, in arrival order")
+        @Min(0) @Max(32_503_680_000_000L) Long opensAt) {
+
+    /** Settings without the optional ones: the line as it behaved before they existed. */
+    public QueueSettings(Integer maxActive, Integer admitPerSecond, Integer entryTtlSeconds, Boolean open) {
+        this(maxActive, admitPerSecond, entryTtlSeconds, open, null, null, null);
+    }
 }

@@ -1,7 +1,6 @@
 package io.queuegate.core.queue;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -15,10 +14,23 @@ public class QueueStore {
     @SuppressWarnings("rawtypes")
     private static final RedisScript<List> READ_QUEUE = QueueScripts.of("read_queue", List.class);
 
+    private static final RedisScript<Long> SAVE_QUEUE = QueueScripts.of("save_queue", Long.class);
+
+    private static final List<Object> FIELDS = List.of("maxActive", "admitPerSecond", "entryTtlSeconds", "open",
+            "maxPollsPerSecond", "abandonAfterSeconds", "opensAt");
+
     private final StringRedisTemplate redis;
 
+    private final String registry;
+
     public QueueStore(StringRedisTemplate redis) {
+        this(redis, QueueKeys.REGISTRY);
+    }
+
+    /** @param registry the set of product ids the admission workers walk ({@link RegistryProperties}) */
+    public QueueStore(StringRedisTemplate redis, String registry) {
         this.redis = redis;
+        this.registry = registry;
     }
 
     /**
@@ -26,48 +38,69 @@ public class QueueStore {
      * always finds settings. It has no hash tag because it spans products; nothing reads it inside a script.
      */
     public void save(long productId, QueueSettings settings) {
-        this.redis.opsForHash().putAll(QueueKeys.of(productId).settings(), Map.of(
+        this.redis.execute(SAVE_QUEUE, List.of(QueueKeys.of(productId).settings()),
                 "maxActive", settings.maxActive().toString(),
                 "admitPerSecond", settings.admitPerSecond().toString(),
                 "entryTtlSeconds", settings.entryTtlSeconds().toString(),
-                "open", settings.open().toString()));
-        this.redis.opsForSet().add(QueueKeys.REGISTRY, Long.toString(productId));
+                "open", settings.open().toString(),
+                "maxPollsPerSecond", optional(settings.maxPollsPerSecond()),
+                "abandonAfterSeconds", optional(settings.abandonAfterSeconds()),
+                "opensAt", optional(settings.opensAt()));
+        this.redis.opsForSet().add(this.registry, Long.toString(productId));
     }
 
     public Optional<QueueSettings> findSettings(long productId) {
-        List<Object> values = this.redis.opsForHash().multiGet(QueueKeys.of(productId).settings(),
-                List.of("maxActive", "admitPerSecond", "entryTtlSeconds", "open"));
+        List<Object> values = this.redis.opsForHash().multiGet(QueueKeys.of(productId).settings(), FIELDS);
         if (values.getFirst() == null) {
             return Optional.empty();
         }
-        return Optional.of(settings(values));
+        return Optional.of(settings(values.get(0), values.get(1), values.get(2), values.get(3), values.get(4),
+                values.get(5), values.get(6)));
     }
 
     public Optional<QueueView> find(long productId) {
         QueueKeys keys = QueueKeys.of(productId);
         List<?> reply = this.redis.execute(READ_QUEUE,
-                List.of(keys.settings(), keys.waiting(), keys.entry(), keys.stats()));
+                List.of(keys.settings(), keys.waiting(), keys.entry(), keys.stats(), keys.stock()));
         if (reply == null || reply.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new QueueView(settings(reply), Admission.number(reply.get(4)),
-                Admission.number(reply.get(5)), Admission.number(reply.get(6))));
+        QueueSettings settings = settings(reply.get(0), reply.get(1), reply.get(2), reply.get(3), reply.get(7),
+                reply.get(8), reply.get(11));
+        Object pace = reply.get(9);
+        Object stock = reply.get(10);
+        Object seed = reply.get(12);
+        return Optional.of(new QueueView(settings, Admission.number(reply.get(4)), Admission.number(reply.get(5)),
+                Admission.number(reply.get(6)), pace == null ? null : Double.valueOf(pace.toString()),
+                stock == null ? null : Long.valueOf(stock.toString()), seed == null ? null : seed.toString()));
     }
 
     public Set<Long> productIds() {
-        Set<String> members = this.redis.opsForSet().members(QueueKeys.REGISTRY);
+        Set<String> members = this.redis.opsForSet().members(this.registry);
         return members == null ? Set.of()
                 : members.stream().map(Long::parseLong).collect(Collectors.toUnmodifiableSet());
     }
 
     /** Forgets a queue and everything in it. */
     public void delete(long productId) {
-        this.redis.opsForSet().remove(QueueKeys.REGISTRY, Long.toString(productId));
+        this.redis.opsForSet().remove(this.registry, Long.toString(productId));
         this.redis.delete(QueueKeys.of(productId).all());
     }
 
-    private static QueueSettings settings(List<?> values) {
-        return new QueueSettings(Integer.valueOf(values.get(0).toString()), Integer.valueOf(values.get(1).toString()),
-                Integer.valueOf(values.get(2).toString()), Boolean.valueOf(values.get(3).toString()));
+    private static QueueSettings settings(Object maxActive, Object admitPerSecond, Object entryTtlSeconds,
+            Object open, Object maxPollsPerSecond, Object abandonAfterSeconds, Object opensAt) {
+        return new QueueSettings(Integer.valueOf(maxActive.toString()), Integer.valueOf(admitPerSecond.toString()),
+                Integer.valueOf(entryTtlSeconds.toString()), Boolean.valueOf(open.toString()),
+                integerOrNull(maxPollsPerSecond), integerOrNull(abandonAfterSeconds),
+                opensAt == null ? null : Long.valueOf(opensAt.toString()));
+    }
+
+    private static Integer integerOrNull(Object value) {
+        return value == null ? null : Integer.valueOf(value.toString());
+    }
+
+    /** An optional setting for {@code save_queue.lua}: empty deletes it. */
+    private static String optional(Object value) {
+        return value == null ? "" : value.toString();
     }
 }

@@ -6,6 +6,15 @@ package io.queuegate.core.queue;
  * @param waiting tokens in the line
  * @param active admitted tokens holding an entry
  * @param admittedTotal tokens admitted since the queue was created
+ * @param pace admissions per second actually made, smoothed; null before there is history
+ * @param stock units left to sell; null when no stock is set for the product
+ * @param seed the seed the early entrants' order was drawn from at the opening; null before (or without) one
  */
-public record QueueView(QueueSettings settings, long waiting, long active, long admittedTotal) {
+public record QueueView(QueueSettings settings, long waiting, long active, long admittedTotal, Double pace,
+        Long stock, String seed) {
+
+    /** Stock is set and none is left: nobody is admitted until it returns. */
+    public boolean soldOut() {
+        return this.stock != null && this.stock <= 0;
+    }
 }

@@ -66,7 +66,8 @@ public class WaitingLine implements DisposableBean {
      */
     public CompletableFuture<AppendResult> appendAsync(LineChunk chunk) {
         QueueKeys keys = QueueKeys.of(chunk.productId());
-        String[] scriptKeys = { keys.waiting(), keys.entry(), keys.gone(), keys.stats() };
+        String[] scriptKeys = { keys.waiting(), keys.entry(), keys.gone(), keys.stats(), keys.settings(),
+            keys.seen() };
         List<String> userIds = chunk.userIds();
         String[] args = new String[userIds.size() + 3];
         args[0] = LineChunk.appliedField(chunk.source());

@@ -50,7 +50,7 @@ public class ApiProblemHandler extends ResponseEntityExceptionHandler {
         problem.setProperty("code", ex.code());
         HttpHeaders headers = new HttpHeaders();
         if (ex.retryAfter() != null) {
-            headers.set(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, ex.retryAfter().toSeconds())));
+            headers.set(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, (ex.retryAfter().toMillis() + 999) / 1000)));
         }
         return ResponseEntity.status(ex.status()).headers(headers).body(counted(problem));
     }

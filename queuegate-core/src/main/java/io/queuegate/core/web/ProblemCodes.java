@@ -16,6 +16,7 @@ public final class ProblemCodes {
     public static final String UNAVAILABLE = "unavailable";
     public static final String TOKEN_NOT_ADMITTED = "token_not_admitted";
     public static final String SOLD_OUT = "sold_out";
+    public static final String POLLED_TOO_SOON = "polled_too_soon";
     public static final String INTERNAL_ERROR = "internal_error";
 
     private ProblemCodes() {

@@ -306,7 +306,8 @@ class AppendWaitingScriptTests extends RedisScriptTestSupport {
         args[2] = offsets;
         System.arraycopy(users, 0, args, 3, users.length);
         return redis.execute(QueueScripts.APPEND_WAITING,
-                List.of(this.keys.waiting(), this.keys.entry(), this.keys.gone(), this.keys.stats()), args);
+                List.of(this.keys.waiting(), this.keys.entry(), this.keys.gone(), this.keys.stats(),
+                        this.keys.settings(), this.keys.seen()), args);
     }
 
     /** One connection, so that the pipelined commands reach Redis in order: on a cluster, to the product's node. */
@@ -339,7 +340,8 @@ class AppendWaitingScriptTests extends RedisScriptTestSupport {
             args[i + 3] = users.get(i);
         }
         return commands.evalsha(QueueScripts.APPEND_WAITING.getSha1(), ScriptOutputType.MULTI,
-                new String[] { this.keys.waiting(), this.keys.entry(), this.keys.gone(), this.keys.stats() }, args);
+                new String[] { this.keys.waiting(), this.keys.entry(), this.keys.gone(), this.keys.stats(),
+                    this.keys.settings(), this.keys.seen() }, args);
     }
 
     private static <T> T await(RedisFuture<T> future) throws Exception {

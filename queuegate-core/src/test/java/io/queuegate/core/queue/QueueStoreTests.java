@@ -22,7 +22,7 @@ class QueueStoreTests extends RedisScriptTestSupport {
         this.store.save(this.product, settings);
 
         assertThat(this.store.findSettings(this.product)).contains(settings);
-        assertThat(this.store.find(this.product)).contains(new QueueView(settings, 0, 0, 0));
+        assertThat(this.store.find(this.product)).contains(new QueueView(settings, 0, 0, 0, null, null, null));
         assertThat(this.store.productIds()).contains(this.product);
         assertThat(redis.opsForHash().entries(this.keys.settings())).containsExactlyInAnyOrderEntriesOf(
                 java.util.Map.of("maxActive", "500", "admitPerSecond", "40", "entryTtlSeconds", "300",
@@ -48,17 +48,19 @@ class QueueStoreTests extends RedisScriptTestSupport {
         this.line.append(this.product, tokens("t", 7));
         this.admission.admit(this.product, NOW, 100);
 
-        assertThat(this.store.find(this.product)).contains(new QueueView(settings, 4, 3, 3));
+        assertThat(this.store.find(this.product)).contains(new QueueView(settings, 4, 3, 3, null, null, null));
 
         this.admission.admit(this.product, NOW + 10_000, 100);
-        assertThat(this.store.find(this.product)).contains(new QueueView(settings, 1, 3, 6));
+        assertThat(this.store.find(this.product)).contains(new QueueView(settings, 1, 3, 6, null, null, null));
     }
 
     @Test
     void deleteForgetsTheQueueAndEverythingInIt() {
-        this.store.save(this.product, new QueueSettings(3, 100, 10, true));
+        // registered, so a worker of another run may tick it: entries that stay valid by Redis time keep it from
+        // expiring and refilling them meanwhile
+        this.store.save(this.product, new QueueSettings(3, 100, 600, true));
         this.line.append(this.product, tokens("t", 7));
-        this.admission.admit(this.product, NOW, 100);
+        this.admission.admit(this.product, ScriptTime.REDIS_TIME, 100);
         this.remover.remove(token("t-00007"));
         redis.opsForValue().set(this.keys.stock(), "5");
         redis.opsForHash().put(this.keys.bookings(), "b1", "{}");
@@ -102,7 +104,36 @@ class QueueStoreTests extends RedisScriptTestSupport {
     void keysOfOneProductShareOneHashTag() {
         List<String> all = QueueKeys.of(42).all();
 
-        assertThat(all).hasSize(10).doesNotHaveDuplicates().allSatisfy((key) -> assertThat(key).endsWith(":{42}"));
+        assertThat(all).hasSize(11).doesNotHaveDuplicates().allSatisfy((key) -> assertThat(key).endsWith(":{42}"));
         assertThat(QueueKeys.REGISTRY).doesNotContain("{");
+    }
+
+    @Test
+    void optionalSettingsAreStoredAndLeavingThemOutTurnsThemOff() {
+        QueueSettings withAll = new QueueSettings(500, 40, 300, true, 2_000, 120, 1_767_261_600_000L);
+        this.store.save(this.product, withAll);
+
+        assertThat(this.store.findSettings(this.product)).contains(withAll);
+        assertThat(this.store.find(this.product)).map(QueueView::settings).contains(withAll);
+
+        QueueSettings without = new QueueSettings(500, 40, 300, true);
+        this.store.save(this.product, without);
+
+        assertThat(this.store.findSettings(this.product)).contains(without);
+        assertThat(redis.opsForHash().keys(this.keys.settings())).containsExactlyInAnyOrder("maxActive",
+                "admitPerSecond", "entryTtlSeconds", "open");
+    }
+
+    @Test
+    void findReportsTheMeasuredPaceAndTheStock() {
+        configure(3, 100, 10, true);
+        redis.opsForHash().put(this.keys.stats(), "pace", "2.5");
+        redis.opsForValue().set(this.keys.stock(), "0");
+
+        QueueView view = this.store.find(this.product).orElseThrow();
+
+        assertThat(view.pace()).isEqualTo(2.5);
+        assertThat(view.stock()).isZero();
+        assertThat(view.soldOut()).isTrue();
     }
 }

@@ -110,14 +110,14 @@ class ReadStatusScriptTests extends RedisScriptTestSupport {
     }
 
     @Test
-    void admitPerSecondFollowsTheSettings() {
+    void withoutHistoryThePaceIsAdmitPerSecond() {
         configure(2, 37, 60, true);
         this.line.append(this.product, List.of("a"));
-        assertThat(status("a", NOW).admitPerSecond()).isEqualTo(37);
+        assertThat(status("a", NOW).pace()).isEqualTo(37);
 
         configure(2, 999_999, 60, true);
-        assertThat(status("a", NOW).admitPerSecond()).isEqualTo(999_999);
-        assertThat(status("never-seen", NOW).admitPerSecond()).isEqualTo(999_999);
+        assertThat(status("a", NOW).pace()).isEqualTo(999_999);
+        assertThat(status("never-seen", NOW).pace()).isEqualTo(999_999);
     }
 
     @Test
@@ -133,16 +133,17 @@ class ReadStatusScriptTests extends RedisScriptTestSupport {
     }
 
     @Test
-    void scriptCalledDirectlyAnswersTheRateThenStatusPositionAndExpiryPerToken() {
+    void scriptCalledDirectlyAnswersTheLineThenStatusPositionExpiryAndLastPollPerToken() {
         configure(2, 25, 60, true);
         this.line.append(this.product, List.of("a", "b"));
 
         @SuppressWarnings("unchecked")
-        List<Object> reply = redis.execute(QueueScripts.READ_STATUS,
-                List.of(this.keys.entry(), this.keys.waiting(), this.keys.gone(), this.keys.settings()),
-                Long.toString(NOW), "b", "never-seen");
+        List<Object> reply = redis.execute(QueueScripts.READ_STATUS, readStatusKeys(), Long.toString(NOW), "b",
+                "never-seen");
 
-        assertThat(reply).containsExactly(25L, "WAITING", 2L, 0L, "PENDING", 0L, 0L);
+        // pace, maxPollsPerSecond, waiting (not counted without a budget), abandonAfterSeconds, opensAt
+        assertThat(reply).containsExactly("25", 0L, 0L, 0L, "0", "WAITING", 2L, 0L, -1L, "PENDING", 0L, 0L, -1L);
+        assertThat(redis.hasKey(this.keys.seen())).as("a poll without budget or abandonment writes nothing").isFalse();
     }
 
     @Test
@@ -181,5 +182,39 @@ class ReadStatusScriptTests extends RedisScriptTestSupport {
                 new EntryState(EntryStatus.EXPIRED, 0, 0, 25),
                 new EntryState(EntryStatus.AVAILABLE, 0, NOW + 90_000, 25),
                 new EntryState(EntryStatus.WAITING, 1, 0, 25));
+    }
+
+    private List<String> readStatusKeys() {
+        return List.of(this.keys.entry(), this.keys.waiting(), this.keys.gone(), this.keys.settings(),
+                this.keys.stats(), this.keys.stock(), this.keys.seen());
+    }
+
+    @Test
+    void underAPollBudgetTheLineIsCountedAndEachWaitingUsersLastPollRecorded() {
+        configure(2, 25, 60, true);
+        redis.opsForHash().put(this.keys.settings(), "maxPollsPerSecond", "500");
+        this.line.append(this.product, List.of("a", "b", "c"));
+
+        EntryState first = status("b", NOW);
+        EntryState second = status("b", NOW + 700);
+
+        assertThat(first.line()).isEqualTo(new LineConditions(25, 500, 3, 0));
+        assertThat(first.sinceLastPollMs()).isEqualTo(-1);
+        assertThat(second.sinceLastPollMs()).isEqualTo(700);
+        assertThat(redis.opsForZSet().score(this.keys.seen(), "b")).isEqualTo((double) (NOW + 700));
+        // only waiting users are tracked
+        assertThat(status("never-seen", NOW).sinceLastPollMs()).isEqualTo(-1);
+        assertThat(redis.opsForZSet().size(this.keys.seen())).isEqualTo(1);
+    }
+
+    @Test
+    void twoPollsOfOneUserInOneCallSeeTheSecondAsImmediate() {
+        configure(2, 25, 60, true);
+        redis.opsForHash().put(this.keys.settings(), "maxPollsPerSecond", "500");
+        this.line.append(this.product, List.of("a"));
+
+        List<EntryState> states = this.statusReader.readAll(this.product, List.of("a", "a"), NOW);
+
+        assertThat(states).extracting(EntryState::sinceLastPollMs).containsExactly(-1L, 0L);
     }
 }

@@ -1,0 +1,226 @@
+package io.queuegate.ingest.entry;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import io.queuegate.core.queue.Admission;
+import io.queuegate.core.queue.AdmissionResult;
+import io.queuegate.core.queue.EntryState;
+import io.queuegate.core.queue.EntryStatus;
+import io.queuegate.core.queue.EntryStatusReader;
+import io.queuegate.core.queue.LineChunk;
+import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.core.queue.WaitingLine;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * How close the ETA a user is first shown comes to the wait that follows, in a steady sale: the real scripts on the
+ * real Redis, driven by a simulated clock (one admission step every 200 ms, as the worker ticks), so minutes of a
+ * sale take seconds. People arrive at the pace the line moves, each polls once on joining, and the measurement
+ * counts those who joined after a warm-up (the ETA shown before there is history is admitPerSecond, by design).
+ * Prints the figure reported in docs/BENCHMARKS.md, "ETA accuracy".
+ */
+class EtaAccuracyTests {
+
+    private static final long START = 1_700_000_000_000L;
+
+    private static final long STEP_MS = 200;
+
+    private static final long WARM_UP_MS = 30_000;
+
+    private static final long SALE_MS = 150_000;
+
+    private static LettuceConnectionFactory connectionFactory;
+
+    private static StringRedisTemplate redis;
+
+    private long product;
+
+    private WaitingLine line;
+
+    private int admitPerSecond;
+
+    @BeforeAll
+    static void connect() {
+        connectionFactory = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", 6379));
+        connectionFactory.afterPropertiesSet();
+        connectionFactory.start();
+        redis = new StringRedisTemplate(connectionFactory);
+        redis.afterPropertiesSet();
+    }
+
+    @AfterAll
+    static void disconnect() {
+        connectionFactory.destroy();
+    }
+
+    @BeforeEach
+    void freeProduct() {
+        this.product = LineFixture.freeProduct(redis);
+        this.line = new WaitingLine(redis);
+    }
+
+    @AfterEach
+    void deleteProduct() {
+        this.line.destroy();
+        redis.delete(QueueKeys.of(this.product).all());
+    }
+
+    @ParameterizedTest(name = "{0}: maxActive {1}, admitPerSecond {2}, places held {3} s")
+    @CsvSource({
+            // 5 places each held 2 s while the rate allows 100: capacity limits, 2.5 admissions per second
+            "capacity-limited, 5, 100, 2, 2.5",
+            // the same with places freed by bookings at random moments instead of all at their expiry
+            "capacity-limited (booked at random), 50, 1000, 10, 0",
+            // the rate limits
+            "rate-limited, 100000, 50, 600, 50" })
+    void ninetyPercentAreAdmittedWithinTwentyPercentOfTheEtaFirstShown(String name, int maxActive,
+            int admitPerSecond, int holdSeconds, double arrivalsPerSecond) {
+        QueueKeys keys = QueueKeys.of(this.product);
+        this.admitPerSecond = admitPerSecond;
+        redis.opsForHash().putAll(keys.settings(), Map.of("maxActive", Integer.toString(maxActive), "admitPerSecond",
+                Integer.toString(admitPerSecond), "entryTtlSeconds", Integer.toString(holdSeconds), "open", "true"));
+        boolean booking = arrivalsPerSecond == 0;
+        // booked at random within the hold time: on average half of it, so the line moves at about 2 × places / hold
+        double rate = booking ? 2.0 * maxActive / holdSeconds : arrivalsPerSecond;
+        Admission admission = new Admission(redis);
+        EntryStatusReader reader = new EntryStatusReader(redis);
+        Random random = new Random(13);
+
+        Deque<Joined> inLine = new ArrayDeque<>();
+        List<Joined> measured = new ArrayList<>();
+        List<Joined> admitted = new ArrayList<>();
+        // a line of 40 seconds' worth when the sale starts, then arrivals at the pace it moves
+        long offset = append(joiners((int) (rate * 40), "start"), 0, START, inLine, reader, null);
+        double owed = 0;
+        int next = 0;
+        for (long now = START + STEP_MS; now <= START + SALE_MS; now += STEP_MS) {
+            if (booking) {
+                bookAtRandom(keys, now, random, holdSeconds);
+            }
+            AdmissionResult result = admission.admit(this.product, now, 10_000);
+            for (long i = 0; i < result.admitted(); i++) {
+                Joined joined = inLine.removeFirst();
+                joined.admittedAt = now;
+                admitted.add(joined);
+            }
+            owed += rate * STEP_MS / 1000.0 * (0.5 + random.nextDouble());
+            List<String> arriving = new ArrayList<>();
+            for (; owed >= 1; owed--) {
+                arriving.add("u-" + next++);
+            }
+            offset = append(arriving, offset, now, inLine, reader, now >= START + WARM_UP_MS ? measured : null);
+        }
+
+        List<Joined> done = measured.stream().filter((joined) -> joined.admittedAt > 0).toList();
+        long close = done.stream().filter(Joined::withinTwentyPercent).count();
+        double share = 100.0 * close / done.size();
+        long closeAtRate = done.stream().filter(Joined::withinTwentyPercentAtRate).count();
+        List<Double> errors = done.stream().map(Joined::relativeError).sorted().toList();
+        System.out.printf("ETA accuracy, %s: %d of %d admitted within ±20%% of the ETA first shown (%.1f %%); "
+                + "relative error median %.1f %%, 90th percentile %.1f %%; position ÷ admitPerSecond would have "
+                + "been within ±20%% for %.1f %%%n", name, close, done.size(), share,
+                100 * errors.get(errors.size() / 2), 100 * errors.get(errors.size() * 9 / 10),
+                100.0 * closeAtRate / done.size());
+        assertThat(done.size()).as("people measured").isGreaterThan(100);
+        assertThat(share).isGreaterThanOrEqualTo(90);
+    }
+
+    /** Books (takes out of entry) each admitted user at a random moment within the hold time. */
+    private void bookAtRandom(QueueKeys keys, long now, Random random, int holdSeconds) {
+        var entries = redis.opsForZSet().rangeWithScores(keys.entry(), 0, -1);
+        if (entries == null) {
+            return;
+        }
+        // each admitted user books with the same chance every step, so on average after half the hold time
+        double chance = STEP_MS / (holdSeconds * 1000.0 / 2);
+        for (var entry : entries) {
+            if (random.nextDouble() < chance) {
+                redis.opsForZSet().remove(keys.entry(), entry.getValue());
+            }
+        }
+    }
+
+    private long append(List<String> users, long offset, long now, Deque<Joined> inLine, EntryStatusReader reader,
+            List<Joined> measured) {
+        if (users.isEmpty()) {
+            return offset;
+        }
+        long[] offsets = new long[users.size()];
+        for (int i = 0; i < offsets.length; i++) {
+            offsets[i] = offset + i;
+        }
+        this.line.append(new LineChunk(this.product, "eta:0", offset == 0 ? LineChunk.UNKNOWN : offset - 1, offsets,
+                users));
+        List<EntryState> states = reader.readAll(this.product, users, now);
+        for (int i = 0; i < users.size(); i++) {
+            EntryState state = states.get(i);
+            assertThat(state.status()).isEqualTo(EntryStatus.WAITING);
+            Joined joined = new Joined(now, PollPolicy.etaSeconds(state),
+                    (long) Math.ceil((double) state.position() / this.admitPerSecond));
+            inLine.addLast(joined);
+            if (measured != null) {
+                measured.add(joined);
+            }
+        }
+        return offset + users.size();
+    }
+
+    private static List<String> joiners(int count, String prefix) {
+        List<String> users = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            users.add(prefix + "-" + i);
+        }
+        return users;
+    }
+
+    private static final class Joined {
+
+        final long joinedAt;
+
+        final Long etaSeconds;
+
+        /** What the estimate was before the pace was measured: position ÷ admitPerSecond. */
+        final long etaAtRateSeconds;
+
+        long admittedAt;
+
+        Joined(long joinedAt, Long etaSeconds, long etaAtRateSeconds) {
+            this.joinedAt = joinedAt;
+            this.etaSeconds = etaSeconds;
+            this.etaAtRateSeconds = etaAtRateSeconds;
+        }
+
+        double waited() {
+            return (this.admittedAt - this.joinedAt) / 1000.0;
+        }
+
+        double relativeError() {
+            return this.etaSeconds == null ? Double.MAX_VALUE
+                    : Math.abs(waited() - this.etaSeconds) / Math.max(1, this.etaSeconds);
+        }
+
+        boolean withinTwentyPercent() {
+            return this.etaSeconds != null && Math.abs(waited() - this.etaSeconds) <= 0.2 * this.etaSeconds;
+        }
+
+        boolean withinTwentyPercentAtRate() {
+            return Math.abs(waited() - this.etaAtRateSeconds) <= 0.2 * this.etaAtRateSeconds;
+        }
+    }
+}
