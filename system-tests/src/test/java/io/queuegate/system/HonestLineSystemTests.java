@@ -274,7 +274,7 @@ class HonestLineSystemTests {
         try (KafkaConsumer<String, String> consumer =
                 new KafkaConsumer<>(Map.of(
                         ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        this.stack.broker.getBrokersAsString(),
+                        this.stack.kafkaBootstrapServers(),
                         ConsumerConfig.GROUP_ID_CONFIG,
                         "honest-line-test-" + UUID.randomUUID(),
                         ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
