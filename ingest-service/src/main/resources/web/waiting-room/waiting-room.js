@@ -93,6 +93,10 @@
   }
 
   function positionText(position) {
+    if (position === null || position === undefined) {
+      // before the sale opens nobody has a number: the order is drawn at the opening
+      return 'You are in line. Your number is drawn when the sale opens.';
+    }
     var ahead = position - 1;
     var people = ahead === 0 ? 'Nobody is ahead of you.'
         : ahead === 1 ? '1 person is ahead of you.' : ahead + ' people are ahead of you.';
@@ -126,6 +130,10 @@
       $('position').dataset.position = String(status.position);
     }
     $('eta').textContent = etaText(status.etaSeconds);
+    if (status.position === null || status.position === undefined) {
+      showProgress(0);
+      return;
+    }
     var first = (line.saved() || {}).firstPosition || status.position;
     showProgress(first > 0 ? Math.round(100 * (first - status.position) / first) : 0);
   }
@@ -195,7 +203,16 @@
             + 'A place is for one sale only, so joining again with the same user ID shows this again.');
         break;
       case 'SOLD_OUT':
-        showSoldOut();
+        // the line's own sold out: the place is kept and polling goes on, slower; tickets may come back
+        showWaiting();
+        $('pending').hidden = true;
+        $('place').hidden = true;
+        $('other-status').hidden = false;
+        $('other-status').textContent = 'Sold out for now: every ticket is taken. You keep your place, and if '
+            + 'tickets come back (a booking cancelled or not paid), the line moves again and this page shows it.';
+        if ($('announcer').textContent !== $('other-status').textContent) {
+          announce($('other-status').textContent);
+        }
         break;
       default:
         showOther(status);

@@ -165,11 +165,14 @@ class WaitingPageBrowserTests {
 
     @Test
     void soldOutIsSaidInPlainWordsAndStaysAfterAReload() {
-        long productId = queue(5, 120, 0);
+        long productId = queue(5, 120, 1);
         Browser browser = desktop();
         browser.open(page(productId));
         join(browser, "too-late");
         browser.awaitText("#available-heading", "It's your turn");
+        // someone else admitted at the same time books the last ticket first
+        String quicker = enterAndAwait(productId, "quicker", "AVAILABLE");
+        assertThat(this.stack.book(productId, quicker).status()).isEqualTo(201);
         browser.find("#book").click();
         browser.awaitText("#done-heading", "Sold out");
         assertThat(browser.text("#done-text")).contains("Nothing was booked or charged.");
@@ -179,6 +182,25 @@ class WaitingPageBrowserTests {
         browser.awaitText("#done-heading", "Sold out");
         // the booking's 409 is the answer this test provokes; the browser logs every 4xx load
         assertThat(browser.consoleErrors("409")).isEmpty();
+    }
+
+    @Test
+    void aLineSoldOutKeepsThePlaceAndMovesAgainWhenTicketsComeBack() {
+        long productId = queue(1, 120, 0);
+        Browser browser = desktop();
+        browser.open(page(productId));
+        join(browser, "hopeful");
+        browser.awaitText("#other-status", "Sold out for now: every ticket is taken. You keep your place");
+        assertThat(this.stack.status(productId, savedToken(browser, productId)).text("status")).isEqualTo("SOLD_OUT");
+        browser.screenshot("7b-sold-out-for-now");
+
+        // a ticket comes back: the line moves again, and the page follows on its next poll (SOLD_OUT polls slowly)
+        assertThat(this.stack.setStock(productId, 1).status()).isEqualTo(200);
+        await().atMost(Duration.ofSeconds(20)).until(() -> "AVAILABLE".equals(
+                this.stack.status(productId, savedToken(browser, productId)).text("status")));
+        browser.driver.navigate().refresh();
+        browser.awaitText("#available-heading", "It's your turn");
+        assertThat(browser.consoleErrors()).isEmpty();
     }
 
     @Test
