@@ -199,7 +199,8 @@
         showAvailable(status);
         break;
       case 'EXPIRED':
-        showDone('Your place has gone', 'It expired, was used for a booking, or was given up. '
+        showDone('Your place has gone', 'It expired, was used for a booking, was given up, or was released '
+            + 'because this page stopped checking in for too long. '
             + 'A place is for one sale only, so joining again with the same user ID shows this again.');
         break;
       case 'SOLD_OUT':
