@@ -9,7 +9,8 @@
 # Environment: ADMIN_TOKEN (default: generated once, kept in .local/admin-token),
 #              QUEUE_TOKEN_SECRET (default: unset, and the services run with the 'dev' profile and its
 #              built-in development secret), QG_JAVA_OPTS (extra JVM options for the services),
-#              HEALTH_TIMEOUT (seconds, default 120).
+#              HEALTH_TIMEOUT (seconds, default 120), REDIS_PORT (default 6379: the Redis on 127.0.0.1 the
+#              services use, started by scripts/redis.sh when none answers there).
 set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
@@ -26,6 +27,7 @@ LOG_DIR="$LOCAL_DIR/logs"
 KAFKA_MARKER="$LOCAL_DIR/kafka.started"
 ADMIN_TOKEN_FILE="$LOCAL_DIR/admin-token"
 HEALTH_TIMEOUT="${HEALTH_TIMEOUT:-120}"
+export REDIS_PORT="${REDIS_PORT:-6379}"
 
 usage() {
     sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
@@ -96,7 +98,7 @@ start_service() {
         MANAGEMENT_SERVER_PORT="${MANAGEMENT_PORT[$svc]}" \
         SPRING_KAFKA_BOOTSTRAP_SERVERS=127.0.0.1:9092 \
         SPRING_DATA_REDIS_HOST=127.0.0.1 \
-        SPRING_DATA_REDIS_PORT=6379 \
+        SPRING_DATA_REDIS_PORT="$REDIS_PORT" \
         ADMIN_TOKEN="$ADMIN_TOKEN" \
         QUEUEGATE_ADMIN_TOKEN="$ADMIN_TOKEN" \
         "${SECRET_ENV[@]}" \
@@ -177,7 +179,7 @@ Queuegate is running$token_note
   admin (admission) http://127.0.0.1:8081   Swagger UI http://127.0.0.1:8081/swagger-ui.html
   booking           http://127.0.0.1:8082   Swagger UI http://127.0.0.1:8082/swagger-ui.html
   Actuator (health, metrics, Prometheus) on loopback: http://127.0.0.1:18080, :18081, :18082 /actuator
-  Kafka 127.0.0.1:9092, Redis 127.0.0.1:6379, logs in .local/logs/
+  Kafka 127.0.0.1:9092, Redis 127.0.0.1:$REDIS_PORT, logs in .local/logs/
 
   ADMIN_TOKEN=$ADMIN_TOKEN
 

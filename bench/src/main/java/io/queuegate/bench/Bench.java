@@ -86,7 +86,7 @@ final class Bench implements AutoCloseable {
     Bench(Options options, Progress progress, boolean wrk) {
         this.options = options;
         this.progress = progress;
-        this.redis = new Redis(options.host(), 6379);
+        this.redis = new Redis(options.host(), options.redisPort());
         long redisPid = Long.parseLong(this.redis.info("server").getOrDefault("process_id", "-1"));
         this.stack = new Stack(options.root(), redisPid);
         this.cpu = new CpuMeter(this.stack.pids);
@@ -175,7 +175,7 @@ final class Bench implements AutoCloseable {
     /** Spring Data Redis for the core's own script wrappers, built on first use. */
     synchronized StringRedisTemplate template() {
         if (this.template == null) {
-            this.factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(this.options.host(), 6379));
+            this.factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(this.options.host(), this.options.redisPort()));
             this.factory.afterPropertiesSet();
             this.factory.start();
             this.template = new StringRedisTemplate(this.factory);

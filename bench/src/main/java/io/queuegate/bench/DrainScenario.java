@@ -40,7 +40,7 @@ final class DrainScenario {
         int requests = bench.options.drainEvents();
         String key = "qgbench:zadd:{" + bench.runId + "}";
         bench.progress.phase("drain: redis-benchmark ZADD -P 64 yardstick", requests / 120_000.0);
-        List<String> command = List.of("redis-benchmark", "-h", bench.options.host(), "-p", "6379", "-c", "50", "-n",
+        List<String> command = List.of("redis-benchmark", "-h", bench.options.host(), "-p", Integer.toString(bench.options.redisPort()), "-c", "50", "-n",
                 Integer.toString(requests), "-P", "64", "-r", "1000000", "--csv", "ZADD", key, "__rand_int__",
                 "m:__rand_int__");
         Map<String, Object> out = new LinkedHashMap<>();

@@ -17,7 +17,7 @@ record Options(boolean quick, Set<String> scenarios, String driver, Duration war
         int connections, int wrkThreads, int drainEvents, int admissionBatch, int admissionRepeats, int bookingStock,
         int e2eUsers, Duration e2eWindow, int e2eAdmitPerSecond, int e2eStock, int e2eMaxActive, Duration e2eTimeout,
         String host, Path root, Path resultsDir, Path reportFile, String label, String command, boolean writeReport,
-        String renice, String fromJson, String serviceJvmOptions) {
+        String renice, String fromJson, String serviceJvmOptions, int redisPort) {
 
     static final List<String> ALL = List.of("admission", "drain", "status", "ingest", "booking", "e2e");
 
@@ -75,7 +75,9 @@ record Options(boolean quick, Set<String> scenarios, String driver, Duration war
                 in.string("from-json", ""),
                 // bench.sh passes the options run.sh starts the services with (scripts/lib.sh); the yardstick apps
                 // take them when no service runs to copy them from
-                in.string("service-jvm-options", ""));
+                in.string("service-jvm-options", ""),
+                // the Redis the stack uses: run.sh's REDIS_PORT, so a benchmark can leave the shared Redis alone
+                in.integer("redis-port", Integer.parseInt(System.getenv().getOrDefault("REDIS_PORT", "6379"))));
     }
 
     boolean runs(String scenario) {

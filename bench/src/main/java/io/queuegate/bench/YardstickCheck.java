@@ -34,7 +34,7 @@ final class YardstickCheck {
     }
 
     static void run(Options options, Progress progress, boolean wrk) throws Exception {
-        try (Redis redis = new Redis(options.host(), 6379)) {
+        try (Redis redis = new Redis(options.host(), options.redisPort())) {
             Map<String, Long> pids = new LinkedHashMap<>();
             long redisPid = Long.parseLong(redis.info("server").getOrDefault("process_id", "-1"));
             if (redisPid > 0) {

@@ -25,6 +25,9 @@ final class Yardsticks implements AutoCloseable {
     /** Key prefix of the seed design's ZSets, passed to the app so that the benchmark deletes exactly what it wrote. */
     static final String SEED_KEY_PREFIX = "bench-seed:";
 
+    /** The seed design uses the stack's Redis: run.sh's {@code REDIS_PORT}, 6379 unless set. */
+    private static final String REDIS_PORT = System.getenv().getOrDefault("REDIS_PORT", "6379");
+
     /** The seed design's line of a product, as the app names it from {@link #SEED_KEY_PREFIX}. */
     static String seedWaiting(long productId) {
         return SEED_KEY_PREFIX + "waiting:{" + productId + "}";
@@ -125,7 +128,7 @@ final class Yardsticks implements AutoCloseable {
         command.add("--server.port=" + app.port);
         if (app == App.SEED_DESIGN) {
             command.add("--spring.data.redis.host=" + this.host);
-            command.add("--spring.data.redis.port=6379");
+            command.add("--spring.data.redis.port=" + REDIS_PORT);
             command.add("--seed.key-prefix=" + SEED_KEY_PREFIX);
         }
         Path log = this.root.resolve(".local/logs/yardstick-" + app.module + ".log");
