@@ -222,7 +222,7 @@ if [ -n "$RENICE" ]; then
     for f in "$LOCAL_DIR"/pids/*.pid "$LOCAL_DIR/kafka/kafka.pid"; do
         [ -f "$f" ] && pids+=("$(tr -dc '0-9' <"$f" 2>/dev/null)")
     done
-    redis_pid="$(redis-cli -h 127.0.0.1 -p 6379 info server 2>/dev/null | tr -d '\r' | sed -n 's/^process_id://p')"
+    redis_pid="$(redis-cli -h 127.0.0.1 -p "${REDIS_PORT:-6379}" info server 2>/dev/null | tr -d '\r' | sed -n 's/^process_id://p')"
     [ -n "$redis_pid" ] && pids+=("$redis_pid")
     for pid in "${pids[@]}"; do
         # every thread of the process: renice on a pid changes only its main thread
