@@ -1,6 +1,6 @@
 package io.queuegate.booking.stock;
 
-import io.queuegate.core.web.ProductIds;
+import io.queuegate.web.ProductIds;
 import io.queuegate.gate.EntryGate;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;

@@ -1,9 +1,9 @@
 package io.queuegate.ingest.config;
 
-import io.queuegate.core.web.ApiWebConfiguration;
-import io.queuegate.core.web.CrossOriginAccess;
-import io.queuegate.core.web.RequestBodyLimitFilter;
-import io.queuegate.core.web.WebProperties;
+import io.queuegate.web.ApiWebConfiguration;
+import io.queuegate.web.CrossOriginAccess;
+import io.queuegate.web.RequestBodyLimitFilter;
+import io.queuegate.web.WebProperties;
 import io.queuegate.ingest.entry.BurstPathObservations;
 
 import org.apache.kafka.clients.admin.NewTopic;

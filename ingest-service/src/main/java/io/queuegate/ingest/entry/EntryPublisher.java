@@ -5,7 +5,7 @@ import java.util.concurrent.Semaphore;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.core.event.EntriesRequested.Entry;
-import io.queuegate.core.web.ApiException;
+import io.queuegate.web.ApiException;
 import io.queuegate.ingest.config.IngestProperties;
 
 import org.slf4j.Logger;

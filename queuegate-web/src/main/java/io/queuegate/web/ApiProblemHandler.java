@@ -1,4 +1,4 @@
-package io.queuegate.core.web;
+package io.queuegate.web;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
@@ -46,13 +46,9 @@ public class ApiProblemHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(ApiException.class)
     ResponseEntity<ProblemDetail> handleApiException(ApiException ex) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(ex.status(), ex.getMessage());
-        problem.setProperty("code", ex.code());
-        HttpHeaders headers = new HttpHeaders();
-        if (ex.retryAfter() != null) {
-            headers.set(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, (ex.retryAfter().toMillis() + 999) / 1000)));
-        }
-        return ResponseEntity.status(ex.status()).headers(headers).body(counted(problem));
+        ResponseEntity<ProblemDetail> response = ex.toResponse();
+        counted(response.getBody());
+        return response;
     }
 
     /** Redis did not answer in time or refused: the client may retry; nothing was half-written by a script. */

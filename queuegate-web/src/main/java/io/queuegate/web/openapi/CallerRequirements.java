@@ -1,4 +1,4 @@
-package io.queuegate.core.openapi;
+package io.queuegate.web.openapi;
 
 import java.util.ArrayList;
 import java.util.List;

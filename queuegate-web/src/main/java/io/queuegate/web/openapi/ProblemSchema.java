@@ -1,4 +1,4 @@
-package io.queuegate.core.openapi;
+package io.queuegate.web.openapi;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
-import io.queuegate.core.web.ProblemCodes;
+import io.queuegate.web.ProblemCodes;
 import io.swagger.v3.oas.models.media.Content;
 import io.swagger.v3.oas.models.media.IntegerSchema;
 import io.swagger.v3.oas.models.media.MediaType;

@@ -1,4 +1,4 @@
-package io.queuegate.core.web;
+package io.queuegate.web;
 
 /** The {@code code} member of every problem answer. Clients switch on these; they never change meaning. */
 public final class ProblemCodes {

@@ -1,4 +1,4 @@
-package io.queuegate.core.ops;
+package io.queuegate.web.ops;
 
 import java.time.Duration;
 import java.util.Map;

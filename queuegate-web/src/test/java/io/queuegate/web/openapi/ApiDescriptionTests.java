@@ -1,8 +1,8 @@
-package io.queuegate.core.openapi;
+package io.queuegate.web.openapi;
 
 import java.util.List;
 
-import io.queuegate.core.web.ProblemCodes;
+import io.queuegate.web.ProblemCodes;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;

@@ -1,4 +1,4 @@
-package io.queuegate.core.ops;
+package io.queuegate.web.ops;
 
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.kafka.core.KafkaAdmin;

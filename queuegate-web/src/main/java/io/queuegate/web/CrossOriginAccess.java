@@ -1,4 +1,4 @@
-package io.queuegate.core.web;
+package io.queuegate.web;
 
 import org.springframework.web.servlet.config.annotation.CorsRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;

@@ -1,4 +1,4 @@
-package io.queuegate.core.web;
+package io.queuegate.web;
 
 import org.apache.catalina.core.StandardHost;
 import tools.jackson.core.StreamReadFeature;

@@ -1,6 +1,6 @@
-package io.queuegate.core.ops;
+package io.queuegate.web.ops;
 
-import io.queuegate.core.openapi.ApiDescriptionConfiguration;
+import io.queuegate.web.openapi.ApiDescriptionConfiguration;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;

@@ -1,4 +1,4 @@
-package io.queuegate.core.web;
+package io.queuegate.web;
 
 import java.io.IOException;
 

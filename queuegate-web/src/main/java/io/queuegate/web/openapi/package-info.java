@@ -4,4 +4,4 @@
  * {@code application/problem+json} with a {@code code}, who may call an operation, and the answers the shared
  * filters and handlers give.
  */
-package io.queuegate.core.openapi;
+package io.queuegate.web.openapi;

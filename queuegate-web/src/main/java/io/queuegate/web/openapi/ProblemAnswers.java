@@ -1,4 +1,4 @@
-package io.queuegate.core.openapi;
+package io.queuegate.web.openapi;
 
 import java.math.BigDecimal;
 import java.util.Map;

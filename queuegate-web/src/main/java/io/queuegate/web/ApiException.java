@@ -1,8 +1,11 @@
-package io.queuegate.core.web;
+package io.queuegate.web;
 
 import java.time.Duration;
 
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
 
 /**
  * A refusal the client should read: an HTTP status, a stable machine-readable {@code code} and a sentence.
@@ -38,6 +41,17 @@ public class ApiException extends RuntimeException {
     /** When the client may try again, for 429 and 503; null otherwise. */
     public Duration retryAfter() {
         return this.retryAfter;
+    }
+
+    /** The answer: problem+json with the code, and Retry-After in whole seconds (at least 1) when there is one. */
+    public ResponseEntity<ProblemDetail> toResponse() {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(this.status, getMessage());
+        problem.setProperty("code", this.code);
+        ResponseEntity.BodyBuilder response = ResponseEntity.status(this.status);
+        if (this.retryAfter != null) {
+            response.header(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, (this.retryAfter.toMillis() + 999) / 1000)));
+        }
+        return response.body(problem);
     }
 
     public static ApiException invalidRequest(String detail) {
