@@ -5,9 +5,11 @@ import java.util.Arrays;
 import io.queuegate.core.queue.Admission;
 import io.queuegate.core.queue.EntryRemover;
 import io.queuegate.core.queue.EntryStatusReader;
+import io.queuegate.core.queue.Keyspace;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import io.queuegate.core.queue.QueueStore;
+import io.queuegate.core.queue.RedisKeyProperties;
 import io.queuegate.core.queue.RegistryProperties;
 import io.queuegate.core.queue.ScriptTimer;
 import io.queuegate.core.queue.WaitingLine;
@@ -23,7 +25,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** The beans every service builds from the core: the token codec and the queue's script wrappers. */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({ TokenProperties.class, RegistryProperties.class })
+@EnableConfigurationProperties({ TokenProperties.class, RegistryProperties.class, RedisKeyProperties.class })
 public class QueueCoreConfiguration {
 
     public static final String DEV_PROFILE = "dev";
@@ -39,29 +41,35 @@ public class QueueCoreConfiguration {
         return new ScriptTimer(registry.getIfAvailable(() -> Metrics.globalRegistry));
     }
 
+    /** Every Redis key name of this deployment, after {@code queuegate.redis.key-prefix}. */
     @Bean
-    QueueStore queueStore(StringRedisTemplate redis, RegistryProperties properties) {
-        return new QueueStore(redis, properties.registry());
+    Keyspace keyspace(RedisKeyProperties properties) {
+        return properties.keyspace();
     }
 
     @Bean
-    WaitingLine waitingLine(StringRedisTemplate redis, ScriptTimer timer) {
-        return new WaitingLine(redis, timer);
+    QueueStore queueStore(StringRedisTemplate redis, Keyspace keyspace, RegistryProperties properties) {
+        return new QueueStore(redis, keyspace, properties.registry());
     }
 
     @Bean
-    Admission admission(StringRedisTemplate redis, ScriptTimer timer) {
-        return new Admission(redis, timer);
+    WaitingLine waitingLine(StringRedisTemplate redis, ScriptTimer timer, Keyspace keyspace) {
+        return new WaitingLine(redis, timer, keyspace);
     }
 
     @Bean
-    EntryStatusReader entryStatusReader(StringRedisTemplate redis, ScriptTimer timer) {
-        return new EntryStatusReader(redis, timer);
+    Admission admission(StringRedisTemplate redis, ScriptTimer timer, Keyspace keyspace) {
+        return new Admission(redis, timer, keyspace);
     }
 
     @Bean
-    EntryRemover entryRemover(StringRedisTemplate redis, ScriptTimer timer) {
-        return new EntryRemover(redis, timer);
+    EntryStatusReader entryStatusReader(StringRedisTemplate redis, ScriptTimer timer, Keyspace keyspace) {
+        return new EntryStatusReader(redis, timer, keyspace);
+    }
+
+    @Bean
+    EntryRemover entryRemover(StringRedisTemplate redis, ScriptTimer timer, Keyspace keyspace) {
+        return new EntryRemover(redis, timer, keyspace);
     }
 
     /**

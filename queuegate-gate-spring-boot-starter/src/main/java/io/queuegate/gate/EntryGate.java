@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 import io.micrometer.core.instrument.Metrics;
+import io.queuegate.core.queue.Keyspace;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.queue.QueueScripts;
 import io.queuegate.core.queue.ScriptTime;
@@ -54,17 +55,26 @@ public class EntryGate {
 
     private final ScriptTimer timer;
 
+    private final Keyspace keyspace;
+
     public EntryGate(StringRedisTemplate redis, TokenCodec tokens, JsonMapper json, GateProperties properties) {
         this(redis, tokens, json, properties, new ScriptTimer(Metrics.globalRegistry));
     }
 
     public EntryGate(StringRedisTemplate redis, TokenCodec tokens, JsonMapper json, GateProperties properties,
             ScriptTimer timer) {
+        this(redis, tokens, json, properties, timer, Keyspace.DEFAULT);
+    }
+
+    /** @param keyspace the queue's key names: the gate must use the queue's {@code queuegate.redis.key-prefix} */
+    public EntryGate(StringRedisTemplate redis, TokenCodec tokens, JsonMapper json, GateProperties properties,
+            ScriptTimer timer, Keyspace keyspace) {
         this.redis = redis;
         this.tokens = tokens;
         this.json = json;
         this.properties = properties;
         this.timer = timer;
+        this.keyspace = keyspace;
     }
 
     /**
@@ -87,7 +97,7 @@ public class EntryGate {
         long bookedAt = System.currentTimeMillis();
         String record = this.json.writeValueAsString(
                 new BookingRecord(bookingId, productId, entry.userId(), quantity, bookedAt));
-        QueueKeys keys = QueueKeys.of(productId);
+        QueueKeys keys = this.keyspace.product(productId);
         List<?> reply;
         try {
             reply = this.timer.time("consume_entry", () -> this.redis.execute(CONSUME_ENTRY,
@@ -111,7 +121,8 @@ public class EntryGate {
 
     /** Marks a reservation durable (its booking was published): from now on it is never undone. */
     public void confirm(Reservation reservation) {
-        this.redis.opsForHash().delete(QueueKeys.of(reservation.productId()).reservations(), reservation.bookingId());
+        this.redis.opsForHash()
+            .delete(this.keyspace.product(reservation.productId()).reservations(), reservation.bookingId());
     }
 
     /**
@@ -123,7 +134,8 @@ public class EntryGate {
             long pauseMs = 200;
             for (long deadline = System.nanoTime() + UNDO_PATIENCE.toNanos(); System.nanoTime() < deadline; ) {
                 try {
-                    Object expiresAt = this.redis.opsForHash().get(QueueKeys.of(productId).reservations(), bookingId);
+                    Object expiresAt = this.redis.opsForHash()
+                        .get(this.keyspace.product(productId).reservations(), bookingId);
                     if (expiresAt != null) {
                         release(new Reservation(bookingId, productId, userId, quantity, token,
                                 Long.parseLong(expiresAt.toString()), 0));
@@ -150,7 +162,7 @@ public class EntryGate {
 
     /** Gives back the stock and the token of a reservation that could not be confirmed. Safe to repeat. */
     public boolean release(Reservation reservation) {
-        QueueKeys keys = QueueKeys.of(reservation.productId());
+        QueueKeys keys = this.keyspace.product(reservation.productId());
         Long released = this.timer.time("release_reservation", () -> this.redis.execute(RELEASE_RESERVATION,
                 gateKeys(keys), reservation.userId(),
                 Integer.toString(reservation.quantity()), Long.toString(reservation.entryExpiresAt()),
@@ -166,11 +178,11 @@ public class EntryGate {
 
     /** Sets the units left to sell. */
     public void setStock(long productId, long available) {
-        this.redis.opsForValue().set(QueueKeys.of(productId).stock(), Long.toString(available));
+        this.redis.opsForValue().set(this.keyspace.product(productId).stock(), Long.toString(available));
     }
 
     public long stock(long productId) {
-        String value = this.redis.opsForValue().get(QueueKeys.of(productId).stock());
+        String value = this.redis.opsForValue().get(this.keyspace.product(productId).stock());
         return value == null ? 0 : Long.parseLong(value);
     }
 
@@ -187,7 +199,7 @@ public class EntryGate {
         catch (NumberFormatException ex) {
             return Optional.empty();
         }
-        Object record = this.redis.opsForHash().get(QueueKeys.of(productId).bookings(), bookingId);
+        Object record = this.redis.opsForHash().get(this.keyspace.product(productId).bookings(), bookingId);
         return Optional.ofNullable(record).map(value -> this.json.readValue(value.toString(), BookingRecord.class));
     }
 }

@@ -3,6 +3,8 @@ package io.queuegate.gate;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import io.queuegate.core.QueueCoreConfiguration;
+import io.queuegate.core.queue.Keyspace;
+import io.queuegate.core.queue.RedisKeyProperties;
 import io.queuegate.core.queue.ScriptTimer;
 import io.queuegate.core.token.TokenCodec;
 import io.queuegate.core.token.TokenProperties;
@@ -26,7 +28,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
         "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
         "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration" })
 @ConditionalOnBean(StringRedisTemplate.class)
-@EnableConfigurationProperties({ GateProperties.class, TokenProperties.class })
+@EnableConfigurationProperties({ GateProperties.class, TokenProperties.class, RedisKeyProperties.class })
 public class GateAutoConfiguration {
 
     @Bean
@@ -37,12 +39,19 @@ public class GateAutoConfiguration {
         return new TokenCodec(properties.secret());
     }
 
+    /** The queue's key names: set {@code queuegate.redis.key-prefix} to the queue's own when it has one. */
+    @Bean
+    @ConditionalOnMissingBean
+    Keyspace keyspace(RedisKeyProperties properties) {
+        return properties.keyspace();
+    }
+
     @Bean
     @ConditionalOnMissingBean
     EntryGate entryGate(StringRedisTemplate redis, TokenCodec tokens, ObjectProvider<JsonMapper> json,
-            GateProperties properties, ObjectProvider<MeterRegistry> metrics) {
+            GateProperties properties, ObjectProvider<MeterRegistry> metrics, Keyspace keyspace) {
         return new EntryGate(redis, tokens, json.getIfAvailable(JsonMapper::shared), properties,
-                new ScriptTimer(metrics.getIfAvailable(() -> Metrics.globalRegistry)));
+                new ScriptTimer(metrics.getIfAvailable(() -> Metrics.globalRegistry)), keyspace);
     }
 
     @Bean

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import io.queuegate.admission.config.AdmissionProperties;
 import io.queuegate.admission.schedule.PeriodicTask;
 import io.queuegate.core.event.EntriesChanged;
+import io.queuegate.core.queue.Keyspace;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.queue.QueueScripts;
 import io.queuegate.core.queue.QueueStore;
@@ -54,12 +55,15 @@ class AuditRelay extends PeriodicTask {
 
     private final TokenCodec tokens;
 
+    private final Keyspace keyspace;
+
     private final String workerId = UUID.randomUUID().toString();
 
     AuditRelay(StringRedisTemplate redis, QueueStore queues, KafkaTemplate<String, EntriesChanged> kafka,
-            AdmissionProperties properties, TokenCodec tokens) {
+            AdmissionProperties properties, TokenCodec tokens, Keyspace keyspace) {
         super("audit-relay", properties.auditInterval());
         this.tokens = tokens;
+        this.keyspace = keyspace;
         this.redis = redis;
         this.queues = queues;
         this.kafka = kafka;
@@ -80,7 +84,7 @@ class AuditRelay extends PeriodicTask {
 
     /** @return how many changes were relayed */
     int relay(long productId) {
-        QueueKeys keys = QueueKeys.of(productId);
+        QueueKeys keys = this.keyspace.product(productId);
         long leaseMs = this.properties.auditInterval().toMillis() * 10;
         Long held = this.redis.execute(HOLD_LEASE, List.of(keys.auditLease()), this.workerId, Long.toString(leaseMs));
         if (held == null || held == 0) {

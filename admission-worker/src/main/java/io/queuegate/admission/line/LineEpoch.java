@@ -2,6 +2,7 @@ package io.queuegate.admission.line;
 
 import java.util.UUID;
 
+import io.queuegate.core.queue.Keyspace;
 import io.queuegate.core.queue.QueueKeys;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -20,11 +21,15 @@ class LineEpoch {
 
     private final StringRedisTemplate redis;
 
+    /** The id's key, in this deployment's keyspace. */
+    private final String key;
+
     /** The id of the Redis the writer believes it is writing to; null before the first assignment. */
     private volatile String adopted;
 
-    LineEpoch(StringRedisTemplate redis) {
+    LineEpoch(StringRedisTemplate redis, Keyspace keyspace) {
         this.redis = redis;
+        this.key = keyspace.lineEpoch();
     }
 
     /**
@@ -34,12 +39,12 @@ class LineEpoch {
      * @return the id, and whether it was missing (a new Redis, or one that lost everything)
      */
     Reading read() {
-        String current = this.redis.opsForValue().get(QueueKeys.LINE_EPOCH);
+        String current = this.redis.opsForValue().get(this.key);
         if (current != null) {
             return new Reading(current, false);
         }
-        this.redis.opsForValue().setIfAbsent(QueueKeys.LINE_EPOCH, UUID.randomUUID().toString());
-        return new Reading(this.redis.opsForValue().get(QueueKeys.LINE_EPOCH), true);
+        this.redis.opsForValue().setIfAbsent(this.key, UUID.randomUUID().toString());
+        return new Reading(this.redis.opsForValue().get(this.key), true);
     }
 
     void adopt(String epoch) {
@@ -55,7 +60,7 @@ class LineEpoch {
     /** Whether Redis still carries the id the writer adopted: false once it lost its data since. */
     boolean unchanged() {
         String epoch = this.adopted;
-        return epoch != null && epoch.equals(this.redis.opsForValue().get(QueueKeys.LINE_EPOCH));
+        return epoch != null && epoch.equals(this.redis.opsForValue().get(this.key));
     }
 
     record Reading(String epoch, boolean wasMissing) {

@@ -17,13 +17,20 @@ public class Admission {
 
     private final ScriptTimer timer;
 
+    private final Keyspace keyspace;
+
     public Admission(StringRedisTemplate redis) {
         this(redis, new ScriptTimer(Metrics.globalRegistry));
     }
 
     public Admission(StringRedisTemplate redis, ScriptTimer timer) {
+        this(redis, timer, Keyspace.DEFAULT);
+    }
+
+    public Admission(StringRedisTemplate redis, ScriptTimer timer, Keyspace keyspace) {
         this.redis = redis;
         this.timer = timer;
+        this.keyspace = keyspace;
     }
 
     /**
@@ -41,7 +48,7 @@ public class Admission {
      *        published then, so it must not be guessable before
      */
     public AdmissionResult admit(long productId, long nowMillis, int maxBatch, String seed) {
-        QueueKeys keys = QueueKeys.of(productId);
+        QueueKeys keys = this.keyspace.product(productId);
         List<?> reply = this.timer.time("admit_batch", () -> this.redis.execute(QueueScripts.ADMIT_BATCH,
                 List.of(keys.waiting(), keys.entry(), keys.settings(), keys.stats(), keys.audit(), keys.gone(),
                         keys.stock(), keys.seen()),

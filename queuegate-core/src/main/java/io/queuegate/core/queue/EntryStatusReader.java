@@ -22,13 +22,20 @@ public class EntryStatusReader {
 
     private final ScriptTimer timer;
 
+    private final Keyspace keyspace;
+
     public EntryStatusReader(StringRedisTemplate redis) {
         this(redis, new ScriptTimer(Metrics.globalRegistry));
     }
 
     public EntryStatusReader(StringRedisTemplate redis, ScriptTimer timer) {
+        this(redis, timer, Keyspace.DEFAULT);
+    }
+
+    public EntryStatusReader(StringRedisTemplate redis, ScriptTimer timer, Keyspace keyspace) {
         this.redis = redis;
         this.timer = timer;
+        this.keyspace = keyspace;
     }
 
     /** @param nowMillis epoch milliseconds, or {@link ScriptTime#REDIS_TIME} */
@@ -44,7 +51,7 @@ public class EntryStatusReader {
      * @return one state per user, in the order of {@code userIds}
      */
     public List<EntryState> readAll(long productId, List<String> userIds, long nowMillis) {
-        QueueKeys keys = QueueKeys.of(productId);
+        QueueKeys keys = this.keyspace.product(productId);
         Object[] args = new Object[userIds.size() + 1];
         args[0] = Long.toString(nowMillis);
         for (int i = 0; i < userIds.size(); i++) {

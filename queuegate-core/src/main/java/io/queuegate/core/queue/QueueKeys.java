@@ -5,28 +5,42 @@ import java.util.List;
 /**
  * Every Redis key of one product, built in one place. Each carries the product's hash tag
  * ({@code {42}}), so all of them live in one Redis Cluster slot and one Lua script may touch them together.
+ * Each also starts with the deployment's key prefix ({@link Keyspace}), which has no braces of its own, so the
+ * tag is still the first {@code {...}} of the name and picks the slot: {@code tenantA:waiting:{42}}.
+ *
+ * @param prefix the deployment's key prefix ({@code queuegate.redis.key-prefix}), empty by default
  */
-public record QueueKeys(long productId) {
+public record QueueKeys(String prefix, long productId) {
 
     /**
-     * The default set of configured product ids ({@link RegistryProperties}). Read on its own, never inside a
-     * product's script.
+     * The default name of the set of configured product ids ({@link RegistryProperties}), before the key prefix
+     * ({@link Keyspace#registry(String)}). Read on its own, never inside a product's script.
      */
     public static final String REGISTRY = "queuegate:queues";
 
     /**
      * A random id the line writers give this Redis's lines the first time they find it missing. The writers commit
      * it with their Kafka offsets; a Redis whose id is missing or another one has lost what those offsets say was
-     * applied, and its lines are rebuilt from the log. Read on its own, never inside a product's script.
+     * applied, and its lines are rebuilt from the log. Read on its own, never inside a product's script. Its name
+     * in the default keyspace; {@link Keyspace#lineEpoch()} puts the prefix before it.
      */
     public static final String LINE_EPOCH = "queuegate:line-epoch";
 
-    public static QueueKeys of(long productId) {
-        return new QueueKeys(productId);
+    public QueueKeys {
+        Keyspace.requireUsablePrefix(prefix);
     }
 
-    private String tagged(String prefix) {
-        return prefix + ":{" + this.productId + "}";
+    /** The keys of a product in the default keyspace (no prefix). */
+    public static QueueKeys of(long productId) {
+        return new QueueKeys("", productId);
+    }
+
+    public static QueueKeys of(String prefix, long productId) {
+        return new QueueKeys(prefix, productId);
+    }
+
+    private String tagged(String name) {
+        return this.prefix + name + ":{" + this.productId + "}";
     }
 
     /**
@@ -101,8 +115,16 @@ public record QueueKeys(long productId) {
         return tagged("audit-lease");
     }
 
+    /**
+     * Lease of the worker that runs this product's admission steps: its id, expiring unless the holder renews it.
+     * {@code admit_batch.lua} checks and renews it in the step itself, so a worker that lost it admits nothing.
+     */
+    public String admissionLease() {
+        return tagged("admission-lease");
+    }
+
     public List<String> all() {
         return List.of(waiting(), entry(), gone(), seen(), settings(), stats(), stock(), bookings(), reservations(),
-                audit(), auditLease());
+                audit(), auditLease(), admissionLease());
     }
 }

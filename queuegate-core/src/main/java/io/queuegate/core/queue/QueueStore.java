@@ -21,6 +21,8 @@ public class QueueStore {
 
     private final StringRedisTemplate redis;
 
+    private final Keyspace keyspace;
+
     private final String registry;
 
     public QueueStore(StringRedisTemplate redis) {
@@ -29,8 +31,17 @@ public class QueueStore {
 
     /** @param registry the set of product ids the admission workers walk ({@link RegistryProperties}) */
     public QueueStore(StringRedisTemplate redis, String registry) {
+        this(redis, Keyspace.DEFAULT, registry);
+    }
+
+    /**
+     * @param registry the name of the set of product ids the admission workers walk ({@link RegistryProperties}),
+     *        which the keyspace's prefix goes before
+     */
+    public QueueStore(StringRedisTemplate redis, Keyspace keyspace, String registry) {
         this.redis = redis;
-        this.registry = registry;
+        this.keyspace = keyspace;
+        this.registry = keyspace.registry(registry);
     }
 
     /**
@@ -38,7 +49,7 @@ public class QueueStore {
      * always finds settings. It has no hash tag because it spans products; nothing reads it inside a script.
      */
     public void save(long productId, QueueSettings settings) {
-        this.redis.execute(SAVE_QUEUE, List.of(QueueKeys.of(productId).settings()),
+        this.redis.execute(SAVE_QUEUE, List.of(this.keyspace.product(productId).settings()),
                 "maxActive", settings.maxActive().toString(),
                 "admitPerSecond", settings.admitPerSecond().toString(),
                 "entryTtlSeconds", settings.entryTtlSeconds().toString(),
@@ -50,7 +61,7 @@ public class QueueStore {
     }
 
     public Optional<QueueSettings> findSettings(long productId) {
-        List<Object> values = this.redis.opsForHash().multiGet(QueueKeys.of(productId).settings(), FIELDS);
+        List<Object> values = this.redis.opsForHash().multiGet(this.keyspace.product(productId).settings(), FIELDS);
         if (values.getFirst() == null) {
             return Optional.empty();
         }
@@ -59,7 +70,7 @@ public class QueueStore {
     }
 
     public Optional<QueueView> find(long productId) {
-        QueueKeys keys = QueueKeys.of(productId);
+        QueueKeys keys = this.keyspace.product(productId);
         List<?> reply = this.redis.execute(READ_QUEUE,
                 List.of(keys.settings(), keys.waiting(), keys.entry(), keys.stats(), keys.stock()));
         if (reply == null || reply.isEmpty()) {
@@ -75,6 +86,10 @@ public class QueueStore {
                 stock == null ? null : Long.valueOf(stock.toString()), seed == null ? null : seed.toString()));
     }
 
+    /**
+     * The configured products: one read of the registry, never a scan of the keyspace, so its cost follows the
+     * number of queues, not the number of keys.
+     */
     public Set<Long> productIds() {
         Set<String> members = this.redis.opsForSet().members(this.registry);
         return members == null ? Set.of()
@@ -84,7 +99,7 @@ public class QueueStore {
     /** Forgets a queue and everything in it. */
     public void delete(long productId) {
         this.redis.opsForSet().remove(this.registry, Long.toString(productId));
-        this.redis.delete(QueueKeys.of(productId).all());
+        this.redis.delete(this.keyspace.product(productId).all());
     }
 
     private static QueueSettings settings(Object maxActive, Object admitPerSecond, Object entryTtlSeconds,

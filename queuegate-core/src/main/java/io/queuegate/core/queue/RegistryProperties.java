@@ -7,9 +7,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * @param registry the Redis set of product ids the admission workers walk. Workers tick every product in it, so two
- *        deployments that share one Redis (or a test stack beside a running one) keep apart by naming their own;
- *        the products' keys stay as they are, so the product ids must not overlap
+ * @param registry the Redis set of product ids the admission workers walk, after {@code queuegate.redis.key-prefix}.
+ *        Deployments that share one Redis keep apart with a key prefix each, which keeps every key apart; a
+ *        registry of its own keeps only the walk apart (the products' keys are shared, so the product ids must not
+ *        overlap)
  */
 @Validated
 @ConfigurationProperties("queuegate.queues")

@@ -36,6 +36,8 @@ public class WaitingLine implements DisposableBean {
 
     private final ScriptTimer timer;
 
+    private final Keyspace keyspace;
+
     private StatefulConnection<String, String> connection;
 
     private RedisClusterAsyncCommands<String, String> commands;
@@ -45,8 +47,13 @@ public class WaitingLine implements DisposableBean {
     }
 
     public WaitingLine(StringRedisTemplate redis, ScriptTimer timer) {
+        this(redis, timer, Keyspace.DEFAULT);
+    }
+
+    public WaitingLine(StringRedisTemplate redis, ScriptTimer timer, Keyspace keyspace) {
         this.redis = redis;
         this.timer = timer;
+        this.keyspace = keyspace;
     }
 
     /** Appends one chunk and waits for the answer. */
@@ -65,7 +72,7 @@ public class WaitingLine implements DisposableBean {
      * it starts when Redis is out of memory, and every other check comes before the first write).
      */
     public CompletableFuture<AppendResult> appendAsync(LineChunk chunk) {
-        QueueKeys keys = QueueKeys.of(chunk.productId());
+        QueueKeys keys = this.keyspace.product(chunk.productId());
         String[] scriptKeys = { keys.waiting(), keys.entry(), keys.gone(), keys.stats(), keys.settings(),
             keys.seen() };
         List<String> userIds = chunk.userIds();

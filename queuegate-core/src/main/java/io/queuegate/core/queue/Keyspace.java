@@ -1,0 +1,59 @@
+package io.queuegate.core.queue;
+
+/**
+ * The names of every Redis key of one deployment, each starting with its key prefix
+ * ({@code queuegate.redis.key-prefix}): two deployments with different prefixes share one Redis or one cluster
+ * without reading or writing each other's keys. Product keys come from {@link #product(long)}; the few keys that span
+ * products (the registry, the lines' id, the admission workers) from the methods here, each read on its own and
+ * never inside a product's script.
+ *
+ * <p>The prefix may hold no braces: Redis Cluster hashes the first {@code {...}} of a key, which must stay the
+ * product's tag, or a product's keys would no longer share a slot (or every product would share one).
+ *
+ * @param prefix put before every key name verbatim, e.g. {@code tenantA:}; empty for the default keyspace
+ */
+public record Keyspace(String prefix) {
+
+    /** No prefix: the keys as they were before namespaces. */
+    public static final Keyspace DEFAULT = new Keyspace("");
+
+    /** The default name of the sorted set of live admission workers, before the prefix. */
+    public static final String ADMISSION_WORKERS = "queuegate:admission-workers";
+
+    public Keyspace {
+        requireUsablePrefix(prefix);
+    }
+
+    /** Every key of one product. */
+    public QueueKeys product(long productId) {
+        return new QueueKeys(this.prefix, productId);
+    }
+
+    /** @param name the registry's name ({@code queuegate.queues.registry}, {@link QueueKeys#REGISTRY} by default) */
+    public String registry(String name) {
+        return this.prefix + name;
+    }
+
+    /** The lines' id ({@link QueueKeys#LINE_EPOCH}) in this keyspace. */
+    public String lineEpoch() {
+        return this.prefix + QueueKeys.LINE_EPOCH;
+    }
+
+    /**
+     * Sorted set of the admission workers alive in this keyspace, each scored by when its heartbeat lapses (epoch
+     * ms, Redis time): the workers share the queues among the members.
+     */
+    public String admissionWorkers() {
+        return this.prefix + ADMISSION_WORKERS;
+    }
+
+    static void requireUsablePrefix(String prefix) {
+        if (prefix == null) {
+            throw new IllegalArgumentException("the key prefix must not be null (empty for none)");
+        }
+        if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
+            throw new IllegalArgumentException("the key prefix '" + prefix
+                    + "' must not hold braces: the product's hash tag must stay the first {...} of each key");
+        }
+    }
+}
