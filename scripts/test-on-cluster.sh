@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Runs the suites that touch Redis the most against a three-master Redis Cluster on loopback, chosen by
 # configuration only (SPRING_DATA_REDIS_CLUSTER_NODES): the Lua script suites of core (admission races and key
-# prefixes included),
-# the admission worker's (the line writer, two racing workers) and the pipeline, booking, audit and key prefix
-# system tests.
+# prefixes included), the admission worker's (the line writer, two racing workers) and the pipeline, booking, audit
+# and key prefix system tests.
 # A script that touched keys of two slots would fail here with CROSSSLOT. .ci/run calls it after ./test.sh.
 #   scripts/test-on-cluster.sh [extra Maven arguments]
 set -uo pipefail
