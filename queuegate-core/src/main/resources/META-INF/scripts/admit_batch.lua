@@ -3,11 +3,14 @@
 -- the sale opens, then move the head of the line into entry, and measure the pace at which it moves.
 -- KEYS[1] waiting:{p}   KEYS[2] entry:{p}   KEYS[3] queue:{p}   KEYS[4] stats:{p}   KEYS[5] audit:{p}
 -- KEYS[6] gone:{p}   KEYS[7] stock:{p}   KEYS[8] seen:{p}
+-- KEYS[9] admission-lease:{p}, optional: the lease of the worker that runs this queue's steps
 -- ARGV[1] now in epoch ms, or 0 to read Redis TIME
 -- ARGV[2] the most users this call may expire, the most it may take out as abandoned, and the most it may admit
 --         (bounds the work of one call), and the most early entrants it re-places at the opening
 -- ARGV[3] a fresh random seed, used only by the step that opens the sale (and then published)
--- Returns {admitted, expired, active, waiting, abandoned}, or {-1} when the queue has no settings.
+-- ARGV[4] with KEYS[9]: the calling worker's id   ARGV[5] with KEYS[9]: the lease time in ms
+-- Returns {admitted, expired, active, waiting, abandoned}, {-1} when the queue has no settings, or {-2} when KEYS[9]
+-- is given and another worker holds it (nothing was changed).
 --
 -- Atomic, so any number of workers may call it at once: active never exceeds maxActive. The rate is a token
 -- bucket kept in stats:{p} and refilled from elapsed time, so more workers or more ticks never admit faster.
@@ -18,6 +21,18 @@ local settings = redis.call('HMGET', KEYS[3], 'maxActive', 'admitPerSecond', 'en
   'abandonAfterSeconds', 'opensAt')
 if not settings[1] then
   return {-1}
+end
+-- The lease is checked, renewed or taken (when free: never held, released, or lapsed) in the step itself, so a
+-- worker that lost it to another, however late its call arrives, admits nothing: one holder per queue at a time.
+if KEYS[9] then
+  local holder = redis.call('GET', KEYS[9])
+  if holder == ARGV[4] then
+    redis.call('PEXPIRE', KEYS[9], ARGV[5])
+  elseif holder then
+    return {-2}
+  else
+    redis.call('SET', KEYS[9], ARGV[4], 'PX', ARGV[5])
+  end
 end
 local maxActive = tonumber(settings[1])
 local rate = tonumber(settings[2])

@@ -22,9 +22,10 @@ import org.springframework.data.redis.core.script.RedisScript;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Two more workers, each a whole application context, tick the same queue every 5 ms. Capacity is one atomic
- * script's business, so however they interleave the entry set never holds more than maxActive tokens, and no
- * token is lost or held twice.
+ * Two more workers, each a whole application context, walk the same registry every 5 ms, starting together: they
+ * settle which of them runs the queue (its lease) while admitting, and the lease may change hands. Capacity is one
+ * atomic script's business, so however their steps interleave the entry set never holds more than maxActive tokens,
+ * and no token is lost or held twice. (Scripts racing on one queue without a lease: {@code AdmissionRaceTests}.)
  */
 class TwoWorkersRaceTests extends WorkerTestSupport {
 

@@ -117,7 +117,7 @@ class KeyPrefixSystemTests {
             Set<String> expected = new java.util.HashSet<>(TENANT.product(p).all());
             expected.add(TENANT.registry(Stack.REGISTRY));
             expected.add(TENANT.lineEpoch());
-            expected.add(TENANT.admissionWorkers());
+            expected.add(TENANT.admissionWorkers(Stack.REGISTRY));
             assertThat(stack.redis.keys(TENANT.prefix() + "*")).isSubsetOf(expected);
 
             // the tenant forgetting the queue leaves the shared deployment's line as it was

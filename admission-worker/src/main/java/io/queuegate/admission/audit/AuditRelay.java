@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.queuegate.admission.config.AdmissionProperties;
 import io.queuegate.admission.schedule.PeriodicTask;
+import io.queuegate.admission.tick.QueueShare;
 import io.queuegate.core.event.EntriesChanged;
 import io.queuegate.core.queue.Keyspace;
 import io.queuegate.core.queue.QueueKeys;
@@ -31,9 +32,10 @@ import org.springframework.stereotype.Component;
 
 /**
  * Relays each product's audit stream ({@code audit:{p}}, written by the scripts that change the line) to
- * Kafka, then deletes what the broker acknowledged. One worker relays a product at a time, under a lease;
- * if it dies between the acknowledgement and the delete, the next holder sends those changes again with the
- * same event ids.
+ * Kafka, then deletes what the broker acknowledged. Each worker relays the queues it runs ({@link QueueShare}), so a
+ * round costs a call per queue of this worker's share, not per queue of the registry; one worker relays a product at
+ * a time, under a lease of its own that also covers the moments the queues change hands. If a worker dies between
+ * the acknowledgement and the delete, the next holder sends those changes again with the same event ids.
  *
  * <p>The scripts write user ids, which is what the line holds; the relay turns them back into the users' tokens
  * (a token is a function of the product and the user), so the events on the topic name tokens as they always did.
@@ -57,11 +59,14 @@ class AuditRelay extends PeriodicTask {
 
     private final Keyspace keyspace;
 
+    private final QueueShare share;
+
     private final String workerId = UUID.randomUUID().toString();
 
     AuditRelay(StringRedisTemplate redis, QueueStore queues, KafkaTemplate<String, EntriesChanged> kafka,
-            AdmissionProperties properties, TokenCodec tokens, Keyspace keyspace) {
+            AdmissionProperties properties, TokenCodec tokens, Keyspace keyspace, QueueShare share) {
         super("audit-relay", properties.auditInterval());
+        this.share = share;
         this.tokens = tokens;
         this.keyspace = keyspace;
         this.redis = redis;
@@ -74,7 +79,9 @@ class AuditRelay extends PeriodicTask {
     protected void runOnce() {
         try {
             for (long productId : this.queues.productIds()) {
-                relay(productId);
+                if (this.share.owns(productId)) {
+                    relay(productId);
+                }
             }
         }
         catch (RuntimeException ex) {

@@ -23,6 +23,9 @@ import org.springframework.validation.annotation.Validated;
  * @param auditBatch the most audit entries relayed per product and round
  * @param deadLetterTopic where enter records the writer will not apply (unreadable, or with forged tokens) are set
  *     aside, untouched, with the reason in their headers
+ * @param leaseTime how long a worker's lease of a queue, and its membership among the workers sharing the queues,
+ *     last without being renewed (every tick renews them): how long the queues of a worker that died wait before the
+ *     others take them over. Keep it several tick intervals long
  */
 @Validated
 @ConfigurationProperties("queuegate.admission")
@@ -35,5 +38,6 @@ public record AdmissionProperties(
         @DefaultValue("queuegate.audit") @NotBlank String auditTopic,
         @DefaultValue("500ms") @NotNull Duration auditInterval,
         @DefaultValue("1000") @Min(1) @Max(100_000) int auditBatch,
-        @DefaultValue("queuegate.entries.DLT") @NotBlank String deadLetterTopic) {
+        @DefaultValue("queuegate.entries.DLT") @NotBlank String deadLetterTopic,
+        @DefaultValue("2s") @NotNull Duration leaseTime) {
 }

@@ -1,7 +1,11 @@
 package io.queuegate.admission.tick;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -18,8 +22,13 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * Runs one admission step per configured queue every tick. Each step is one atomic script, so any number of
- * workers may tick at once; they share the queue's rate bucket and never exceed its capacity.
+ * Runs one admission step every tick for each queue this worker runs ({@link QueueShare}): the workers walking one
+ * registry share its queues, and each queue's steps run on the worker holding its lease. Each step is one atomic
+ * script that checks the lease itself, and any number of steps may run at once: they share the queue's rate bucket
+ * and never exceed its capacity.
+ *
+ * <p>A tick costs one read of the registry (a set of product ids, never a scan of keys), one heartbeat, and one
+ * script call per queue this worker runs, each bounded by {@code max-batch}.
  */
 @Component
 class AdmissionTicker extends PeriodicTask {
@@ -42,9 +51,12 @@ class AdmissionTicker extends PeriodicTask {
 
     private final ProductGauge activeGauge;
 
-    AdmissionTicker(QueueStore queues, Admission admission, AdmissionProperties properties,
-            MeterRegistry metrics) {
+    private final QueueShare share;
+
+    AdmissionTicker(QueueStore queues, Admission admission, AdmissionProperties properties, MeterRegistry metrics,
+            QueueShare share) {
         super("admission-tick", properties.tickInterval());
+        this.share = share;
         this.queues = queues;
         this.admission = admission;
         this.properties = properties;
@@ -55,7 +67,7 @@ class AdmissionTicker extends PeriodicTask {
         this.activeGauge = new ProductGauge("queuegate.queue.active", "Admitted tokens holding an entry", metrics);
     }
 
-    /** One step over every queue; logs one summary line when anything moved. */
+    /** One step over every queue this worker runs; logs one summary line when anything moved. */
     @Override
     protected void runOnce() {
         long admitted = 0;
@@ -66,10 +78,24 @@ class AdmissionTicker extends PeriodicTask {
         int queueCount = 0;
         Map<Long, Long> waitingByProduct = new HashMap<>();
         Map<Long, Long> activeByProduct = new HashMap<>();
+        List<Long> running = new ArrayList<>();
         try {
-            for (long productId : this.queues.productIds()) {
-                AdmissionResult result = this.admission.admit(productId, ScriptTime.REDIS_TIME,
-                        this.properties.maxBatch());
+            this.share.beat();
+            Set<Long> productIds = this.queues.productIds();
+            for (long productId : productIds) {
+                this.share.beatIfDue();
+                if (!this.share.owns(productId)) {
+                    continue;
+                }
+                Optional<AdmissionResult> step = this.admission.admitAsHolder(productId, ScriptTime.REDIS_TIME,
+                        this.properties.maxBatch(), this.share.workerId(), this.share.leaseMillis());
+                this.share.held(productId, step.isPresent());
+                if (step.isEmpty()) {
+                    // its previous worker still holds it: it gives it back at its next tick, or its lease lapses
+                    continue;
+                }
+                running.add(productId);
+                AdmissionResult result = step.get();
                 waitingByProduct.put(productId, result.waiting());
                 activeByProduct.put(productId, result.active());
                 admitted += result.admitted();
@@ -79,6 +105,7 @@ class AdmissionTicker extends PeriodicTask {
                 waiting += result.waiting();
                 queueCount++;
             }
+            this.share.releaseAllBut(running);
         }
         catch (RuntimeException ex) {
             log.warn("admission tick failed after {} queues; the next tick tries again: {}", queueCount, ex.toString());

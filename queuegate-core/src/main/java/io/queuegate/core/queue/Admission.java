@@ -3,6 +3,7 @@ package io.queuegate.core.queue;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 
 import io.micrometer.core.instrument.Metrics;
 
@@ -53,6 +54,36 @@ public class Admission {
                 List.of(keys.waiting(), keys.entry(), keys.settings(), keys.stats(), keys.audit(), keys.gone(),
                         keys.stock(), keys.seen()),
                 Long.toString(nowMillis), Integer.toString(maxBatch), seed));
+        return result(reply);
+    }
+
+    /**
+     * One admission step run only by the holder of the queue's admission lease ({@link QueueKeys#admissionLease()}):
+     * the step renews the caller's lease, or takes it when nobody holds it, and does nothing when another worker
+     * does. Checked in the step itself, so a worker whose lease lapsed and was taken over admits nothing however
+     * late its call arrives.
+     *
+     * @param holder the calling worker's id
+     * @param leaseMillis how long the lease lasts from this step unless renewed
+     * @return the step's result, or empty when another worker holds the lease
+     */
+    public Optional<AdmissionResult> admitAsHolder(long productId, long nowMillis, int maxBatch, String holder,
+            long leaseMillis) {
+        QueueKeys keys = this.keyspace.product(productId);
+        byte[] seed = new byte[16];
+        RANDOM.nextBytes(seed);
+        List<?> reply = this.timer.time("admit_batch", () -> this.redis.execute(QueueScripts.ADMIT_BATCH,
+                List.of(keys.waiting(), keys.entry(), keys.settings(), keys.stats(), keys.audit(), keys.gone(),
+                        keys.stock(), keys.seen(), keys.admissionLease()),
+                Long.toString(nowMillis), Integer.toString(maxBatch), HexFormat.of().formatHex(seed), holder,
+                Long.toString(leaseMillis)));
+        if (reply != null && reply.size() == 1 && number(reply.getFirst()) == -2) {
+            return Optional.empty();
+        }
+        return Optional.of(result(reply));
+    }
+
+    private static AdmissionResult result(List<?> reply) {
         if (reply == null || reply.size() < 5) {
             return AdmissionResult.UNKNOWN_QUEUE;
         }

@@ -17,9 +17,6 @@ public record Keyspace(String prefix) {
     /** No prefix: the keys as they were before namespaces. */
     public static final Keyspace DEFAULT = new Keyspace("");
 
-    /** The default name of the sorted set of live admission workers, before the prefix. */
-    public static final String ADMISSION_WORKERS = "queuegate:admission-workers";
-
     public Keyspace {
         requireUsablePrefix(prefix);
     }
@@ -40,11 +37,13 @@ public record Keyspace(String prefix) {
     }
 
     /**
-     * Sorted set of the admission workers alive in this keyspace, each scored by when its heartbeat lapses (epoch
-     * ms, Redis time): the workers share the queues among the members.
+     * Sorted set of the admission workers alive that walk one registry, each scored by when its heartbeat lapses
+     * (epoch ms, Redis time): they share the registry's queues among themselves.
+     *
+     * @param registry the registry's name, as for {@link #registry(String)}
      */
-    public String admissionWorkers() {
-        return this.prefix + ADMISSION_WORKERS;
+    public String admissionWorkers(String registry) {
+        return registry(registry) + ":workers";
     }
 
     static void requireUsablePrefix(String prefix) {
