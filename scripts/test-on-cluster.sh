@@ -2,7 +2,7 @@
 # Runs the suites that touch Redis the most against a three-master Redis Cluster on loopback, chosen by
 # configuration only (SPRING_DATA_REDIS_CLUSTER_NODES): the Lua script suites of core (admission races and key
 # prefixes included), the admission worker's (the line writer, two racing workers) and the pipeline, booking, audit
-# and key prefix system tests.
+# system tests, the key prefix ones and two of every service at once (ManyInstancesSystemTests).
 # A script that touched keys of two slots would fail here with CROSSSLOT. .ci/run calls it after ./test.sh.
 #   scripts/test-on-cluster.sh [extra Maven arguments]
 set -uo pipefail
@@ -22,7 +22,7 @@ export SPRING_DATA_REDIS_CLUSTER_NODES
 export QUEUEGATE_TEST_INFRA=embedded
 log "running the Redis suites on the cluster $SPRING_DATA_REDIS_CLUSTER_NODES"
 "$(maven_cmd)" -B -pl queuegate-core,admission-worker,system-tests -am verify -Dsurefire.failIfNoSpecifiedTests=false \
-    -Dtest='*ScriptTests,Admission*Tests,EntryEventListenerTests,TwoWorkersRaceTests,PipelineSystemTests,BookingSystemTests,AuditSystemTests,KeyPrefixSystemTests' \
+    -Dtest='*ScriptTests,Admission*Tests,EntryEventListenerTests,TwoWorkersRaceTests,PipelineSystemTests,BookingSystemTests,AuditSystemTests,KeyPrefixSystemTests,ManyInstancesSystemTests' \
     "$@"
 status=$?
 log "the suites on Redis Cluster exited with $status"
