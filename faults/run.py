@@ -392,7 +392,7 @@ return {e, w, both, s[1] or '0', s[2] or '0', s[3] or '0', s[4] or '0', s[5] or 
 
 
 def admission_races(stack, api):
-    """Three admission workers tick one queue at once while users leave; one worker is killed mid-tick."""
+    """Three admission workers walk one queue (its lease holder steps it) while users leave; one is killed."""
     sc = "admission-races"
     redis = redis_of(stack)
     fast = {"QUEUEGATE_ADMISSION_TICK_INTERVAL": "10ms"}
