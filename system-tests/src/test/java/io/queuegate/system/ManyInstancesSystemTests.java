@@ -352,24 +352,31 @@ class ManyInstancesSystemTests {
         }
 
         private void bookAtBoth(long p, String user) {
-            String token = ManyInstancesSystemTests.this.codec.issue(p, user).value();
-            List<CompletableFuture<Integer>> answers = this.bookings.stream()
-                .map(booking -> CompletableFuture.supplyAsync(
-                        () -> ManyInstancesSystemTests.this.stack.book(booking, p, token, 1).status(),
-                        ManyInstancesSystemTests.this.calls))
-                .toList();
-            List<Integer> statuses = answers.stream().map(CompletableFuture::join).toList();
-            long created = statuses.stream().filter(s -> s == 201).count();
-            if (created > 1) {
-                this.twice.incrementAndGet();
+            try {
+                String token = ManyInstancesSystemTests.this.codec.issue(p, user).value();
+                List<CompletableFuture<Integer>> answers = this.bookings.stream()
+                    .map(booking -> CompletableFuture.supplyAsync(
+                            () -> ManyInstancesSystemTests.this.stack.book(booking, p, token, 1).status(),
+                            ManyInstancesSystemTests.this.calls))
+                    .toList();
+                List<Integer> statuses = answers.stream().map(CompletableFuture::join).toList();
+                long created = statuses.stream().filter(s -> s == 201).count();
+                if (created > 1) {
+                    this.twice.incrementAndGet();
+                }
+                if (!statuses.stream().allMatch(s -> s == 201 || s == 403)) {
+                    ManyInstancesSystemTests.this.unexpected.add(user + ": " + statuses);
+                }
+                if (created > 0) {
+                    this.booked.computeIfAbsent(p, k -> new AtomicInteger()).incrementAndGet();
+                }
             }
-            if (!statuses.stream().allMatch(s -> s == 201 || s == 403)) {
-                ManyInstancesSystemTests.this.unexpected.add(user + ": " + statuses);
+            catch (RuntimeException ex) {
+                ManyInstancesSystemTests.this.unexpected.add(user + ": " + ex);
             }
-            if (created > 0) {
-                this.booked.computeIfAbsent(p, k -> new AtomicInteger()).incrementAndGet();
+            finally {
+                pending(p).decrementAndGet();
             }
-            pending(p).decrementAndGet();
         }
 
         int booked(long p) {
