@@ -149,7 +149,8 @@ class ManyInstancesSystemTests {
         // every line fills to capacity once its bookers are done, and then stands still
         await().atMost(Duration.ofSeconds(90)).until(() -> this.products.stream()
             .allMatch(p -> entered(p) == USERS && bookers.booked(p) == BOOKED_PER_PRODUCT
-                    && zcard(QueueKeys.of(p).entry()) == MAX_ACTIVE));
+                    && zcard(QueueKeys.of(p).entry()) >= MAX_ACTIVE
+                    && this.stack.redis.opsForHash().size(QueueKeys.of(p).bookings()) == BOOKED_PER_PRODUCT));
         Thread.sleep(300);
         running.set(false);
         booking.get();
@@ -197,7 +198,10 @@ class ManyInstancesSystemTests {
         assertThat(bookers.tried()).as("tokens tried at both booking instances").isEqualTo(
                 PRODUCTS * BOOKED_PER_PRODUCT);
         assertThat(samples).as("capacity samples").isGreaterThan(500);
-        assertThat(mostActive.get()).as("most entries of one product seen at once").isEqualTo(MAX_ACTIVE);
+        // a booking answered 503 is undone and its token restored, which may hold one place above capacity for a
+        // moment (README, "Fail closed at the counter" and "A timeout is not a no"); nothing else may
+        assertThat(mostActive.get()).as("most entries of one product seen at once, with %d bookings answered 503",
+                bookers.unavailable()).isBetween((long) MAX_ACTIVE, (long) MAX_ACTIVE + bookers.unavailable());
         System.out.printf("[many instances] %d products x %d users, %d bookings, %d capacity samples, %d s%n",
                 PRODUCTS, USERS, PRODUCTS * BOOKED_PER_PRODUCT, samples, (System.nanoTime() - startedAt) / 1_000_000_000);
     }
@@ -317,6 +321,9 @@ class ManyInstancesSystemTests {
 
         private final AtomicInteger twice = new AtomicInteger();
 
+        /** Booking answers 503, each retried. */
+        private final AtomicInteger unavailable = new AtomicInteger();
+
         Bookers(List<ConfigurableApplicationContext> bookings) {
             this.bookings = bookings;
         }
@@ -355,8 +362,7 @@ class ManyInstancesSystemTests {
             try {
                 String token = ManyInstancesSystemTests.this.codec.issue(p, user).value();
                 List<CompletableFuture<Integer>> answers = this.bookings.stream()
-                    .map(booking -> CompletableFuture.supplyAsync(
-                            () -> ManyInstancesSystemTests.this.stack.book(booking, p, token, 1).status(),
+                    .map(booking -> CompletableFuture.supplyAsync(() -> bookUntilAnswered(booking, p, token),
                             ManyInstancesSystemTests.this.calls))
                     .toList();
                 List<Integer> statuses = answers.stream().map(CompletableFuture::join).toList();
@@ -377,6 +383,25 @@ class ManyInstancesSystemTests {
             finally {
                 pending(p).decrementAndGet();
             }
+        }
+
+        /**
+         * Books as a client does: a 503 (Redis did not answer in time) means nothing was taken, or what was is being
+         * undone, and is tried again after its {@code Retry-After}.
+         */
+        private int bookUntilAnswered(ConfigurableApplicationContext booking, long p, String token) {
+            for (int attempt = 0; ; attempt++) {
+                int status = ManyInstancesSystemTests.this.stack.book(booking, p, token, 1).status();
+                if (status != 503 || attempt == 10) {
+                    return status;
+                }
+                this.unavailable.incrementAndGet();
+                sleep(1_000);
+            }
+        }
+
+        int unavailable() {
+            return this.unavailable.get();
         }
 
         int booked(long p) {
