@@ -8,10 +8,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
+import io.micrometer.core.instrument.Metrics;
 import io.queuegate.core.queue.Admission;
 import io.queuegate.core.queue.AdmissionResult;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.queue.ScriptTime;
+import io.queuegate.core.queue.ScriptTimer;
 import io.queuegate.core.token.TokenCodec;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -47,7 +49,7 @@ public final class AdmissionCheck {
         long product = ThreadLocalRandom.current().nextLong(1_000_000_000L, 9_000_000_000L);
         QueueKeys keys = QueueKeys.of(product);
         TokenCodec codec = new TokenCodec("admission-check-token-secret-0123");
-        Admission admission = new Admission(template);
+        Admission admission = new Admission(template, new ScriptTimer(Metrics.globalRegistry));
         Map<String, List<Double>> ms = new LinkedHashMap<>();
         try (Redis redis = new Redis("127.0.0.1", port)) {
             String bare = redis.loadScript(AdmissionScenario.BARE);

@@ -6,10 +6,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.micrometer.core.instrument.Metrics;
 import io.queuegate.core.queue.Admission;
 import io.queuegate.core.queue.AdmissionResult;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.queue.ScriptTime;
+import io.queuegate.core.queue.ScriptTimer;
 
 /**
  * Figure 4: one admission step promoting a whole batch. The product's line is written as the waiting writer leaves
@@ -41,7 +43,7 @@ final class AdmissionScenario {
         long product = bench.newProduct();
         QueueKeys keys = QueueKeys.of(product);
         Redis redis = bench.redis;
-        Admission admission = new Admission(bench.template());
+        Admission admission = new Admission(bench.template(), new ScriptTimer(Metrics.globalRegistry));
         String bare = redis.loadScript(BARE);
         List<Double> admitMs = new ArrayList<>();
         List<Double> bareMs = new ArrayList<>();
