@@ -97,7 +97,7 @@ public final class AdmissionCheck {
         ms.forEach((name, values) -> {
             List<Double> warm = values.subList(1, values.size());
             System.out.printf("%-32s median %6.2f ms  min %6.2f ms  (%d repeats after the first)%n", name,
-                    AdmissionScenario.median(warm), warm.stream().mapToDouble(Double::doubleValue).min().orElse(0),
+                    Figures.median(warm), warm.stream().mapToDouble(Double::doubleValue).min().orElse(0),
                     warm.size());
         });
     }

@@ -37,7 +37,7 @@ final class AdmissionScenario {
     private AdmissionScenario() {
     }
 
-    static Map<String, Object> run(Bench bench) {
+    static AdmissionFigure run(Bench bench) {
         Options options = bench.options;
         int batch = options.admissionBatch();
         long product = bench.newProduct();
@@ -77,31 +77,14 @@ final class AdmissionScenario {
         }
         redis.unlink(keys.all());
         // the first repeat pays for script caching and cold memory; the median of the rest is reported
-        double admitMedian = median(admitMs.subList(admitMs.size() > 1 ? 1 : 0, admitMs.size()));
-        double bareMedian = median(bareMs.subList(bareMs.size() > 1 ? 1 : 0, bareMs.size()));
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("batch", batch);
-        out.put("admitted", admittedLast);
-        out.put("tickMs", round3(admitMedian));
-        out.put("tokensPerSecond", Math.round(batch / (admitMedian / 1000)));
-        out.put("bareMs", round3(bareMedian));
-        out.put("bareTokensPerSecond", Math.round(batch / (bareMedian / 1000)));
-        out.put("ratio", round3(bareMedian / admitMedian));
-        out.put("allTickMs", admitMs.stream().map(AdmissionScenario::round3).toList());
-        out.put("allBareMs", bareMs.stream().map(AdmissionScenario::round3).toList());
+        double admitMedian = Figures.median(admitMs.subList(admitMs.size() > 1 ? 1 : 0, admitMs.size()));
+        double bareMedian = Figures.median(bareMs.subList(bareMs.size() > 1 ? 1 : 0, bareMs.size()));
+        AdmissionFigure out = new AdmissionFigure(null, (long) batch, admittedLast, Figures.round3(admitMedian),
+                Math.round(batch / (admitMedian / 1000)), Figures.round3(bareMedian),
+                Math.round(batch / (bareMedian / 1000)), Figures.round3(bareMedian / admitMedian),
+                admitMs.stream().map(Figures::round3).toList(), bareMs.stream().map(Figures::round3).toList());
         bench.progress.note(String.format("admission: %d tokens in %.2f ms (%,d tokens/s); bare ZPOPMIN+ZADD %.2f ms",
                 batch, admitMedian, Math.round(batch / (admitMedian / 1000)), bareMedian));
         return out;
-    }
-
-    static double median(List<Double> values) {
-        List<Double> sorted = new ArrayList<>(values);
-        Collections.sort(sorted);
-        int n = sorted.size();
-        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
-    }
-
-    static double round3(double value) {
-        return Math.round(value * 1000) / 1000.0;
     }
 }
