@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.Metrics;
 import io.queuegate.core.queue.Admission;
 import io.queuegate.core.queue.AdmissionResult;
 import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.core.queue.QueueScripts;
 import io.queuegate.core.queue.ScriptTime;
 import io.queuegate.core.queue.ScriptTimer;
 import io.queuegate.core.token.TokenCodec;
@@ -24,7 +25,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * Figure 4 without the stack: one {@link Admission#admit} step promoting a whole line, against the bare
  * {@code ZPOPMIN} + {@code ZADD} script of {@link AdmissionScenario}, alternating, on a product of its own (not
  * registered, deleted afterwards) of the given Redis. Optionally also another version of {@code admit_batch.lua}
- * given as a file, run on a line that holds tokens as that version's writer left it.
+ * given as a file (the shared clock put before it, as for every script), run on a line that holds tokens as that
+ * version's writer left it.
  *
  * <pre>
  * AdmissionCheck REDIS_PORT BATCH REPEATS [OTHER_ADMIT_BATCH_LUA]
@@ -53,7 +55,7 @@ public final class AdmissionCheck {
         Map<String, List<Double>> ms = new LinkedHashMap<>();
         try (Redis redis = new Redis("127.0.0.1", port)) {
             String bare = redis.loadScript(AdmissionScenario.BARE);
-            String otherSha = other == null ? null : redis.loadScript(other);
+            String otherSha = other == null ? null : redis.loadScript(QueueScripts.withClock(other));
             for (int rep = 0; rep < repeats; rep++) {
                 List<String> users = new ArrayList<>(batch);
                 List<String> tokens = new ArrayList<>(batch);

@@ -34,9 +34,13 @@ public final class QueueScripts {
      * of a status poll's CPU.
      */
     public static <T> RedisScript<T> of(String name, Class<T> resultType) {
-        String body = read(name);
-        int shebang = body.startsWith("#!") ? body.indexOf('\n') + 1 : 0;
-        return RedisScript.of(body.substring(0, shebang) + CLOCK + body.substring(shebang), resultType);
+        return RedisScript.of(withClock(read(name)), resultType);
+    }
+
+    /** A script's text as Redis runs it: the clock after its {@code #!lua} line, or first when it has none. */
+    public static String withClock(String script) {
+        int shebang = script.startsWith("#!") ? script.indexOf('\n') + 1 : 0;
+        return script.substring(0, shebang) + CLOCK + script.substring(shebang);
     }
 
     private static String read(String name) {
