@@ -19,8 +19,9 @@ import org.springframework.core.env.Environment;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * Gives a Spring Boot service an {@link EntryGate} once it has Redis: add the starter, set
- * {@code queuegate.token.secret} to the queue's secret, and call {@code gate.reserve(...)} where a booking starts.
+ * Gives a Spring Boot service an {@link EntryGate}, a {@link StockLedger} and a {@link BookingLookup} once it has
+ * Redis: add the starter, set {@code queuegate.token.secret} to the queue's secret, and call
+ * {@code gate.reserve(...)} where a booking starts.
  */
 @AutoConfiguration(afterName = {
         "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
@@ -43,6 +44,18 @@ public class GateAutoConfiguration {
             GateProperties properties, ObjectProvider<MeterRegistry> metrics) {
         return new EntryGate(redis, tokens, json.getIfAvailable(JsonMapper::shared), properties,
                 new ScriptTimer(metrics.getIfAvailable(() -> Metrics.globalRegistry)));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    StockLedger stockLedger(StringRedisTemplate redis) {
+        return new StockLedger(redis);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    BookingLookup bookingLookup(StringRedisTemplate redis, ObjectProvider<JsonMapper> json) {
+        return new BookingLookup(redis, json.getIfAvailable(JsonMapper::shared));
     }
 
     @Bean

@@ -4,8 +4,6 @@ import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.List;
 
-import io.micrometer.core.instrument.Metrics;
-
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** Runs one atomic admission step for one product; see {@code admit_batch.lua}. */
@@ -16,10 +14,6 @@ public class Admission {
     private final StringRedisTemplate redis;
 
     private final ScriptTimer timer;
-
-    public Admission(StringRedisTemplate redis) {
-        this(redis, new ScriptTimer(Metrics.globalRegistry));
-    }
 
     public Admission(StringRedisTemplate redis, ScriptTimer timer) {
         this.redis = redis;

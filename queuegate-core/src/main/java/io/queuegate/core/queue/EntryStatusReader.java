@@ -5,8 +5,6 @@ import java.util.List;
 
 import io.queuegate.core.token.EntryToken;
 
-import io.micrometer.core.instrument.Metrics;
-
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** Reads tokens' statuses in one Redis round trip; see {@code read_status.lua}. */
@@ -21,10 +19,6 @@ public class EntryStatusReader {
     private final StringRedisTemplate redis;
 
     private final ScriptTimer timer;
-
-    public EntryStatusReader(StringRedisTemplate redis) {
-        this(redis, new ScriptTimer(Metrics.globalRegistry));
-    }
 
     public EntryStatusReader(StringRedisTemplate redis, ScriptTimer timer) {
         this.redis = redis;
