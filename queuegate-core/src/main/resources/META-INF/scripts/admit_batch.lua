@@ -17,6 +17,7 @@
 -- Nobody is admitted while the product is sold out (stock:{p} set and at most 0); a product without a stock key
 -- is never sold out here (the booking gate decides what it sells). Nobody is admitted before opensAt.
 -- The #!lua line makes Redis refuse the script before it starts when out of memory, never halfway through.
+-- now_ms and time_ms are the shared clock (lib/clock.lua), which QueueScripts puts before this script.
 local settings = redis.call('HMGET', KEYS[3], 'maxActive', 'admitPerSecond', 'entryTtlSeconds', 'open',
   'abandonAfterSeconds', 'opensAt')
 if not settings[1] then
@@ -41,11 +42,7 @@ local open = settings[4] == 'true'
 local abandonMs = (tonumber(settings[5]) or 0) * 1000
 local opensAt = tonumber(settings[6]) or 0
 
-local now = tonumber(ARGV[1])
-if now == 0 then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
+local now = now_ms(tonumber(ARGV[1]))
 local bound = tonumber(ARGV[2])
 
 -- Expired entries are the lowest scores, so they are ranks 0..n-1. Their users go to gone, so that a late or

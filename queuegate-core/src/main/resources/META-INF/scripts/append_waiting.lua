@@ -22,6 +22,7 @@
 -- that long after the line had it. With opensAt set and not yet reached (Redis TIME), the users are early entrants:
 -- stats:{p} earlySeq records the last of them, for the shuffle at the opening (admit_batch.lua).
 -- The #!lua line makes Redis refuse the script before it starts when out of memory, never halfway through.
+-- now_ms and time_ms are the shared clock (lib/clock.lua), which QueueScripts puts before this script.
 local stored = redis.call('HMGET', KEYS[4], ARGV[1], 'seq')
 local applied = tonumber(stored[1] or '-1')
 if applied < tonumber(ARGV[2]) then
@@ -68,8 +69,7 @@ local tracked = nil
 local early = false
 local queue = redis.call('HMGET', KEYS[5], 'abandonAfterSeconds', 'opensAt')
 if queue[1] or queue[2] then
-  local t = redis.call('TIME')
-  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  local now = time_ms()
   if queue[1] then
     tracked = {now = now, args = {}, n = 0}
   end

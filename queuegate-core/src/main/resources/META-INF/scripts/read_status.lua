@@ -19,6 +19,7 @@
 -- when each waiting user polled (the admission tick releases the places of those gone quiet). No #!lua line: a
 -- poll must still be answered when Redis is out of memory and the queue tracks nothing; a failed ZADD then fails
 -- the call, having written only other users' poll times.
+-- now_ms and time_ms are the shared clock (lib/clock.lua), which QueueScripts puts before this script.
 local s = redis.call('HMGET', KEYS[4], 'admitPerSecond', 'maxPollsPerSecond', 'abandonAfterSeconds', 'opensAt')
 local rate = tonumber(s[1]) or 0
 local maxPolls = tonumber(s[2]) or 0
@@ -36,10 +37,7 @@ local track = maxPolls > 0 or abandon > 0
 
 local now = tonumber(ARGV[1])
 local function clock()
-  if now == 0 then
-    local t = redis.call('TIME')
-    now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-  end
+  now = now_ms(now)
   return now
 end
 

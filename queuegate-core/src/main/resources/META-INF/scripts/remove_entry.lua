@@ -7,16 +7,13 @@
 -- The user is recorded in gone:{p} even without a place: a user who leaves before the enter event was applied
 -- stays out when the late event arrives.
 -- The #!lua line makes Redis refuse the script before it starts when out of memory, never halfway through.
+-- now_ms and time_ms are the shared clock (lib/clock.lua), which QueueScripts puts before this script.
 local user = ARGV[1]
 local removed = redis.call('ZREM', KEYS[1], user) + redis.call('ZREM', KEYS[2], user)
 redis.call('SADD', KEYS[3], user)
 if removed > 0 then
   redis.call('HINCRBY', KEYS[4], 'leftTotal', 1)
-  local now = tonumber(ARGV[2])
-  if now == 0 then
-    local t = redis.call('TIME')
-    now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-  end
+  local now = now_ms(tonumber(ARGV[2]))
   redis.call('XADD', KEYS[5], 'MAXLEN', '~', 100000, '*', 'type', 'LEFT', 'at', now, 'users', user)
 end
 return removed

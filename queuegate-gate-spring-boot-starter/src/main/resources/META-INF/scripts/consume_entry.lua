@@ -11,16 +11,13 @@
 -- atomic step. Sold out leaves the user in entry, so its holder may try a smaller quantity. A missing
 -- stock key counts as zero: the gate fails closed.
 -- The #!lua line makes Redis refuse the script before it starts when out of memory, never halfway through.
+-- now_ms and time_ms are the shared clock (lib/clock.lua), which QueueScripts puts before this script.
 local user = ARGV[1]
 local expiresAt = redis.call('ZSCORE', KEYS[1], user)
 if not expiresAt then
   return {'NOT_ADMITTED'}
 end
-local now = tonumber(ARGV[3])
-if now == 0 then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
+local now = now_ms(tonumber(ARGV[3]))
 if tonumber(expiresAt) <= now then
   redis.call('ZREM', KEYS[1], user)
   redis.call('SADD', KEYS[7], user)

@@ -8,6 +8,7 @@
 -- The booking record is the proof the reservation exists, so a second release changes nothing. The entry
 -- returns with its original expiry; admission expires it as usual if that time has passed.
 -- The #!lua line makes Redis refuse the script before it starts when out of memory, never halfway through.
+-- now_ms and time_ms are the shared clock (lib/clock.lua), which QueueScripts puts before this script.
 if redis.call('HDEL', KEYS[3], ARGV[4]) == 0 then
   return 0
 end
@@ -16,8 +17,7 @@ redis.call('INCRBY', KEYS[2], tonumber(ARGV[2]))
 redis.call('ZADD', KEYS[1], 'NX', ARGV[3], ARGV[1])
 redis.call('SREM', KEYS[7], ARGV[1])
 redis.call('HINCRBY', KEYS[4], 'consumedTotal', -1)
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = time_ms()
 redis.call('XADD', KEYS[5], 'MAXLEN', '~', 100000, '*', 'type', 'RESTORED', 'at', now, 'users', ARGV[1],
   'bookingId', ARGV[4])
 return 1

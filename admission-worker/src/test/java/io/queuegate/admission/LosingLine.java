@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.queuegate.core.queue.AppendResult;
 import io.queuegate.core.queue.LineChunk;
+import io.queuegate.core.queue.ScriptTimer;
 import io.queuegate.core.queue.WaitingLine;
 
 import org.springframework.boot.test.context.TestConfiguration;
@@ -31,8 +32,8 @@ class LosingLine extends WaitingLine {
 
     private final AtomicBoolean losing = new AtomicBoolean();
 
-    LosingLine(StringRedisTemplate redis) {
-        super(redis);
+    LosingLine(StringRedisTemplate redis, ScriptTimer timer) {
+        super(redis, timer);
     }
 
     void loseOneChunkOf(long productId) {
@@ -61,8 +62,8 @@ class LosingLine extends WaitingLine {
 
         @Bean
         @Primary
-        LosingLine losingLine(StringRedisTemplate redis) {
-            return new LosingLine(redis);
+        LosingLine losingLine(StringRedisTemplate redis, ScriptTimer timer) {
+            return new LosingLine(redis, timer);
         }
     }
 }

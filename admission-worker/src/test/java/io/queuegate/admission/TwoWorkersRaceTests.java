@@ -10,6 +10,7 @@ import io.queuegate.core.queue.LineChunk;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.queue.QueueSettings;
 import io.queuegate.core.queue.QueueStore;
+import io.queuegate.core.queue.ScriptTimer;
 import io.queuegate.core.queue.WaitingLine;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -61,7 +62,7 @@ class TwoWorkersRaceTests extends WorkerTestSupport {
         for (int i = 0; i < TOKENS; i++) {
             all.add("race-%05d".formatted(i));
         }
-        WaitingLine line = new WaitingLine(this.redis);
+        WaitingLine line = new WaitingLine(this.redis, this.context.getBean(ScriptTimer.class));
         long[] offsets = new long[TOKENS];
         for (int i = 0; i < TOKENS; i++) {
             offsets[i] = i;

@@ -8,10 +8,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
+import io.micrometer.core.instrument.Metrics;
 import io.queuegate.core.queue.Admission;
 import io.queuegate.core.queue.AdmissionResult;
 import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.core.queue.QueueScripts;
 import io.queuegate.core.queue.ScriptTime;
+import io.queuegate.core.queue.ScriptTimer;
 import io.queuegate.core.token.TokenCodec;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -22,7 +25,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * Figure 4 without the stack: one {@link Admission#admit} step promoting a whole line, against the bare
  * {@code ZPOPMIN} + {@code ZADD} script of {@link AdmissionScenario}, alternating, on a product of its own (not
  * registered, deleted afterwards) of the given Redis. Optionally also another version of {@code admit_batch.lua}
- * given as a file, run on a line that holds tokens as that version's writer left it.
+ * given as a file (the shared clock put before it, as for every script), run on a line that holds tokens as that
+ * version's writer left it.
  *
  * <pre>
  * AdmissionCheck REDIS_PORT BATCH REPEATS [OTHER_ADMIT_BATCH_LUA]
@@ -47,11 +51,11 @@ public final class AdmissionCheck {
         long product = ThreadLocalRandom.current().nextLong(1_000_000_000L, 9_000_000_000L);
         QueueKeys keys = QueueKeys.of(product);
         TokenCodec codec = new TokenCodec("admission-check-token-secret-0123");
-        Admission admission = new Admission(template);
+        Admission admission = new Admission(template, new ScriptTimer(Metrics.globalRegistry));
         Map<String, List<Double>> ms = new LinkedHashMap<>();
         try (Redis redis = new Redis("127.0.0.1", port)) {
             String bare = redis.loadScript(AdmissionScenario.BARE);
-            String otherSha = other == null ? null : redis.loadScript(other);
+            String otherSha = other == null ? null : redis.loadScript(QueueScripts.withClock(other));
             for (int rep = 0; rep < repeats; rep++) {
                 List<String> users = new ArrayList<>(batch);
                 List<String> tokens = new ArrayList<>(batch);
@@ -95,7 +99,7 @@ public final class AdmissionCheck {
         ms.forEach((name, values) -> {
             List<Double> warm = values.subList(1, values.size());
             System.out.printf("%-32s median %6.2f ms  min %6.2f ms  (%d repeats after the first)%n", name,
-                    AdmissionScenario.median(warm), warm.stream().mapToDouble(Double::doubleValue).min().orElse(0),
+                    Figures.median(warm), warm.stream().mapToDouble(Double::doubleValue).min().orElse(0),
                     warm.size());
         });
     }

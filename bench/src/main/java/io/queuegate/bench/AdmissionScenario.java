@@ -6,10 +6,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.micrometer.core.instrument.Metrics;
 import io.queuegate.core.queue.Admission;
 import io.queuegate.core.queue.AdmissionResult;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.queue.ScriptTime;
+import io.queuegate.core.queue.ScriptTimer;
 
 /**
  * Figure 4: one admission step promoting a whole batch. The product's line is written as the waiting writer leaves
@@ -35,13 +37,13 @@ final class AdmissionScenario {
     private AdmissionScenario() {
     }
 
-    static Map<String, Object> run(Bench bench) {
+    static AdmissionFigure run(Bench bench) {
         Options options = bench.options;
         int batch = options.admissionBatch();
         long product = bench.newProduct();
         QueueKeys keys = QueueKeys.of(product);
         Redis redis = bench.redis;
-        Admission admission = new Admission(bench.template());
+        Admission admission = new Admission(bench.template(), new ScriptTimer(Metrics.globalRegistry));
         String bare = redis.loadScript(BARE);
         List<Double> admitMs = new ArrayList<>();
         List<Double> bareMs = new ArrayList<>();
@@ -75,31 +77,14 @@ final class AdmissionScenario {
         }
         redis.unlink(keys.all());
         // the first repeat pays for script caching and cold memory; the median of the rest is reported
-        double admitMedian = median(admitMs.subList(admitMs.size() > 1 ? 1 : 0, admitMs.size()));
-        double bareMedian = median(bareMs.subList(bareMs.size() > 1 ? 1 : 0, bareMs.size()));
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("batch", batch);
-        out.put("admitted", admittedLast);
-        out.put("tickMs", round3(admitMedian));
-        out.put("tokensPerSecond", Math.round(batch / (admitMedian / 1000)));
-        out.put("bareMs", round3(bareMedian));
-        out.put("bareTokensPerSecond", Math.round(batch / (bareMedian / 1000)));
-        out.put("ratio", round3(bareMedian / admitMedian));
-        out.put("allTickMs", admitMs.stream().map(AdmissionScenario::round3).toList());
-        out.put("allBareMs", bareMs.stream().map(AdmissionScenario::round3).toList());
+        double admitMedian = Figures.median(admitMs.subList(admitMs.size() > 1 ? 1 : 0, admitMs.size()));
+        double bareMedian = Figures.median(bareMs.subList(bareMs.size() > 1 ? 1 : 0, bareMs.size()));
+        AdmissionFigure out = new AdmissionFigure(null, (long) batch, admittedLast, Figures.round3(admitMedian),
+                Math.round(batch / (admitMedian / 1000)), Figures.round3(bareMedian),
+                Math.round(batch / (bareMedian / 1000)), Figures.round3(bareMedian / admitMedian),
+                admitMs.stream().map(Figures::round3).toList(), bareMs.stream().map(Figures::round3).toList());
         bench.progress.note(String.format("admission: %d tokens in %.2f ms (%,d tokens/s); bare ZPOPMIN+ZADD %.2f ms",
                 batch, admitMedian, Math.round(batch / (admitMedian / 1000)), bareMedian));
         return out;
-    }
-
-    static double median(List<Double> values) {
-        List<Double> sorted = new ArrayList<>(values);
-        Collections.sort(sorted);
-        int n = sorted.size();
-        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
-    }
-
-    static double round3(double value) {
-        return Math.round(value * 1000) / 1000.0;
     }
 }

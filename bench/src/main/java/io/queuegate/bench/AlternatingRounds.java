@@ -85,7 +85,7 @@ final class AlternatingRounds {
             if (!each.redisCommands().isEmpty()) {
                 long[] calls = redisCalls.get(each.key());
                 summary.put("redisCommands", each.redisCommands());
-                summary.put("redisCallsPerRequest", AdmissionScenario.round3(calls[0] / (double) Math.max(1, calls[1])));
+                summary.put("redisCallsPerRequest", Figures.round3(calls[0] / (double) Math.max(1, calls[1])));
             }
             summary.put("okIncludingWarmup", okIncludingWarmup.get(each.key()));
             combined.put(each.key(), summary);
@@ -152,7 +152,7 @@ final class AlternatingRounds {
         out.put("errors", errors);
         out.put("seconds", CpuMeter.round(seconds));
         out.put("perSecond", Math.round(ok / seconds));
-        out.put("p50Ms", AdmissionScenario.round3(p50));
+        out.put("p50Ms", Figures.round3(p50));
         out.put("p99Ms", p99);
         out.put("maxMs", max);
         out.put("cores", cores);

@@ -29,8 +29,7 @@ public final class BenchMain {
         if (!options.fromJson().isEmpty()) {
             // rewrites the chart and the report from a run's JSON, for changes to the report itself
             Path json = Path.of(options.fromJson());
-            @SuppressWarnings("unchecked")
-            Map<String, Object> saved = JsonMapper.builder().build().readValue(json.toFile(), LinkedHashMap.class);
+            BenchRun saved = BenchRun.JSON.readValue(json.toFile(), BenchRun.class);
             Path png = json.resolveSibling(json.getFileName().toString().replaceFirst("\\.json$", ".png"));
             Chart.write(saved, png);
             Path report = options.writeReport() ? options.reportFile() : json.resolveSibling(
@@ -137,7 +136,7 @@ public final class BenchMain {
         }
     }
 
-    private static void scenario(Bench bench, String name, Callable<Map<String, Object>> body) {
+    private static void scenario(Bench bench, String name, Callable<?> body) {
         if (!bench.options.runs(name)) {
             return;
         }
@@ -165,9 +164,10 @@ public final class BenchMain {
         String text = json.writeValueAsString(results);
         Files.writeString(jsonFile, text);
         Files.writeString(options.rawDir().resolve(stamp + "-" + options.label() + ".json"), text);
-        Chart.write(results, pngFile);
+        BenchRun run = BenchRun.of(results);
+        Chart.write(run, pngFile);
         Path report = options.writeReport() ? options.reportFile() : out.resolve(name + ".md");
-        Report.write(results, report, options.root(), jsonFile, pngFile);
+        Report.write(run, report, options.root(), jsonFile, pngFile);
         System.err.println("[bench] raw results: " + options.root().relativize(jsonFile));
         System.err.println("[bench] chart:       " + options.root().relativize(pngFile));
         System.err.println("[bench] report:      " + options.root().relativize(report.toAbsolutePath()));

@@ -22,7 +22,7 @@ final class BookingScenario {
     private BookingScenario() {
     }
 
-    static Map<String, Object> run(Bench bench) throws Exception {
+    static BookingFigure run(Bench bench) throws Exception {
         Options options = bench.options;
         int connections = options.connections();
         Load java = new Load(options.host(), false, 1, connections, options.rawDir());
@@ -57,28 +57,16 @@ final class BookingScenario {
         out.put("stockLeft", left);
         out.put("bookingRecords", records);
         out.put("exactlyStockSold", booked == stock && left == 0 && records == stock);
-        out.put("cpuMicrosPerBooking", perUnit((Map<?, ?>) out.get("cpu"), Math.max(1, Report.num(out.get("attempts")))));
+        out.put("cpuMicrosPerBooking", Figures.perUnit((Map<?, ?>) out.get("cpu"), Math.max(1, Report.num(out.get("attempts")))));
         out.put("yardstick", noop);
         out.put("driver", java.driverName());
         long rate = (long) out.get("bookingsPerSecond");
         long yard = (long) noop.get("perSecond");
-        out.put("ratio", AdmissionScenario.round3(rate / (double) yard));
+        out.put("ratio", Figures.round3(rate / (double) yard));
         bench.redis.unlink(keys.all());
         bench.progress.note(String.format("booking: %,d bookings/s until sold out (no-op POST %,d/s = %.2f); sold exactly the stock: %s",
                 rate, yard, rate / (double) yard, out.get("exactlyStockSold")));
-        return out;
-    }
-
-    /** CPU microseconds per unit of work, by process, from a {@link CpuMeter#between} split. */
-    static Map<String, Double> perUnit(Map<?, ?> cpu, long units) {
-        Map<String, Double> out = new LinkedHashMap<>();
-        double seconds = ((Number) cpu.get("seconds")).doubleValue();
-        ((Map<?, ?>) cpu.get("cores")).forEach((process, cores) -> {
-            if (!"idle".equals(process)) {
-                out.put((String) process, Math.round(((Number) cores).doubleValue() * seconds / units * 1e7) / 10.0);
-            }
-        });
-        return out;
+        return Figures.typed(out, BookingFigure.class);
     }
 
     /** Issues tokens and puts their users in {@code entry:{p}} as if admitted, expiring in 30 minutes. */
@@ -140,7 +128,7 @@ final class BookingScenario {
         out.put("rejected403", statuses.get(403));
         out.put("unavailable503", statuses.get(503));
         out.put("errors", errors.get());
-        out.put("secondsUntilSoldOut", AdmissionScenario.round3(seconds));
+        out.put("secondsUntilSoldOut", Figures.round3(seconds));
         out.put("bookingsPerSecond", Math.round(booked / seconds));
         out.put("latency", latency.summaryMillis());
         return out;

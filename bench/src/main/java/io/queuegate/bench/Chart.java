@@ -8,10 +8,12 @@ import java.awt.RenderingHints;
 import java.awt.image.BufferedImage;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 import javax.imageio.ImageIO;
 
@@ -43,7 +45,7 @@ final class Chart {
     private Chart() {
     }
 
-    static void write(Map<String, Object> r, Path file) throws Exception {
+    static void write(BenchRun r, Path file) throws Exception {
         System.setProperty("java.awt.headless", "true");
         BufferedImage image = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = image.createGraphics();
@@ -53,8 +55,9 @@ final class Chart {
         g.fillRect(0, 0, WIDTH, HEIGHT);
         g.setColor(Color.BLACK);
         g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 20));
-        g.drawString(String.format("Queuegate burst benchmark — %s × %s, %s", Report.at(r, "machine", "cpus"),
-                Report.at(r, "machine", "cpuModel"), r.get("startedAt")), 30, 32);
+        g.drawString(String.format("Queuegate burst benchmark — %s × %s, %s",
+                r.machine() == null ? null : r.machine().cpus(), r.machine() == null ? null : r.machine().cpuModel(),
+                r.startedAt()), 30, 32);
         ratios(g, r, 30, 70, 650, 420);
         cpu(g, r, 720, 70, 650, 420);
         timeline(g, r, 30, 560, 1340, 440);
@@ -62,27 +65,29 @@ final class Chart {
         ImageIO.write(image, "png", file.toFile());
     }
 
-    private static void ratios(Graphics2D g, Map<String, Object> r, int x, int y, int w, int h) {
+    private static void ratios(Graphics2D g, BenchRun r, int x, int y, int w, int h) {
         title(g, "Measured ÷ yardstick of the same run (target marked red)", x, y);
-        RateFigure ingest = RateFigure.of(r.get("ingest"));
-        RateFigure status = RateFigure.of(r.get("status"));
+        RateFigure ingest = r.ingestFigure();
+        RateFigure status = r.statusFigure();
         List<Object[]> bars = new ArrayList<>();
         bars.add(new Object[] {"1a enters ÷ plain no-op POST", rateRatio(ingest, RateFigure.PLAIN_NOOP),
             Targets.ENTERS_TO_PLAIN_NOOP});
         bars.add(new Object[] {"1b enters ÷ seed design", rateRatio(ingest, RateFigure.SEED), Targets.ENTERS_TO_SEED});
         bars.add(new Object[] {"1c ingest CPU ÷ no-op app's", ingest == null ? null : ingest.ingestCpuToPlainNoop(),
             Targets.INGEST_CPU_TO_PLAIN_NOOP});
-        bars.add(new Object[] {"2 drain ÷ redis-benchmark ZADD", Report.at(r, "drain", "ratio"), Targets.DRAIN_TO_ZADD});
+        bars.add(new Object[] {"2 drain ÷ redis-benchmark ZADD", r.drain() == null ? null : r.drain().ratio(),
+            Targets.DRAIN_TO_ZADD});
         bars.add(new Object[] {"3a polls ÷ plain no-op GET", rateRatio(status, RateFigure.PLAIN_NOOP),
             Targets.POLLS_TO_PLAIN_NOOP});
         bars.add(new Object[] {"3b polls ÷ seed design", rateRatio(status, RateFigure.SEED), null});
         bars.add(new Object[] {"3c ingest CPU ÷ no-op app's", status == null ? null : status.ingestCpuToPlainNoop(),
             Targets.INGEST_CPU_TO_PLAIN_NOOP});
-        bars.add(new Object[] {"4 admission: bare script ÷ tick", Report.at(r, "admission", "ratio"), null});
-        bars.add(new Object[] {"5 booking ÷ no-op POST", Report.at(r, "booking", "ratio"), null});
-        bars.add(new Object[] {"6 sell-out: ideal ÷ actual", Report.at(r, "e2e", "sellOutRatio"), null});
-        bars.add(new Object[] {"6 admitted/s ÷ setting", Report.at(r, "e2e", "admissionAccuracy"), null});
-        Object memory = Report.at(r, "memory", "ratio");
+        bars.add(new Object[] {"4 admission: bare script ÷ tick", r.admission() == null ? null : r.admission().ratio(),
+            null});
+        bars.add(new Object[] {"5 booking ÷ no-op POST", r.booking() == null ? null : r.booking().ratio(), null});
+        bars.add(new Object[] {"6 sell-out: ideal ÷ actual", r.e2e() == null ? null : r.e2e().sellOutRatio(), null});
+        bars.add(new Object[] {"6 admitted/s ÷ setting", r.e2e() == null ? null : r.e2e().admissionAccuracy(), null});
+        Object memory = r.memory() == null ? null : r.memory().ratio();
         bars.add(new Object[] {"7 bare ZSet ÷ bytes per user", memory instanceof Number m ? 1 / m.doubleValue() : null, null});
         double max = 1.2;
         for (Object[] bar : bars) {
@@ -137,20 +142,20 @@ final class Chart {
         g.drawString(String.format(Locale.ROOT, "%.1f", max), plotX + plotW - 10, axisY + 16);
     }
 
-    static List<Object[]> cpuPhases(Map<String, Object> r) {
+    static List<Object[]> cpuPhases(BenchRun r) {
         List<Object[]> phases = new ArrayList<>();
-        add(phases, "drain: produce → all in line", Report.at(r, "drain", "cpu", "cores"));
-        for (String scenario : List.of("status", "ingest")) {
-            RateFigure figure = RateFigure.of(r.get(scenario));
+        add(phases, "drain: produce → all in line", Report.at(r.drain() == null ? null : r.drain().cpu(), "cores"));
+        for (RateFigure figure : Arrays.asList(r.statusFigure(), r.ingestFigure())) {
             if (figure != null) {
                 for (String key : figure.measured()) {
                     add(phases, figure.label(key), Report.at(figure.endpoint(key), "cores"));
                 }
             }
         }
-        add(phases, "no-op POST, Java client", Report.at(r, "booking", "yardstick", "cpu", "cores"));
-        add(phases, "booking POST, Java client", Report.at(r, "booking", "cpu", "cores"));
-        add(phases, "end to end sale", Report.at(r, "e2e", "cpu", "cores"));
+        BookingFigure booking = r.booking();
+        add(phases, "no-op POST, Java client", booking == null ? null : Report.at(booking.yardstick(), "cpu", "cores"));
+        add(phases, "booking POST, Java client", booking == null ? null : Report.at(booking.cpu(), "cores"));
+        add(phases, "end to end sale", r.e2e() == null ? null : Report.at(r.e2e().cpu(), "cores"));
         return phases;
     }
 
@@ -164,10 +169,10 @@ final class Chart {
         }
     }
 
-    private static void cpu(Graphics2D g, Map<String, Object> r, int x, int y, int w, int h) {
+    private static void cpu(Graphics2D g, BenchRun r, int x, int y, int w, int h) {
         title(g, "Cores in use per phase, by process", x, y);
         List<Object[]> phases = cpuPhases(r);
-        double cores = Math.max(1, ((Number) Report.at(r, "machine", "cpus")).doubleValue());
+        double cores = Math.max(1, r.machine().cpus());
         int labelWidth = 190;
         int plotX = x + labelWidth;
         int plotW = w - labelWidth - 20;
@@ -214,20 +219,23 @@ final class Chart {
         }
     }
 
-    private static void timeline(Graphics2D g, Map<String, Object> r, int x, int y, int w, int h) {
+    private static void timeline(Graphics2D g, BenchRun r, int x, int y, int w, int h) {
+        EndToEndFigure e2e = r.e2e() != null ? r.e2e() : Figures.typed(Map.of(), EndToEndFigure.class);
         title(g, String.format("End to end, per second: %s users entering over %s s, admitPerSecond %s, stock %s",
-                Report.at(r, "e2e", "users"), Report.at(r, "e2e", "windowSeconds"),
-                Report.at(r, "e2e", "admitPerSecondSetting"), Report.at(r, "e2e", "stock")), x, y);
-        if (!(Report.at(r, "e2e", "timeline") instanceof List<?> rows) || rows.isEmpty()) {
+                e2e.users(), e2e.windowSeconds(), e2e.admitPerSecondSetting(), e2e.stock()), x, y);
+        List<EndToEndFigure.Second> rows = e2e.timeline();
+        if (rows == null || rows.isEmpty()) {
             g.drawString("not measured", x + 20, y + 60);
             return;
         }
         String[] series = {"enters", "polls", "admitted", "bookings"};
+        List<ToLongFunction<EndToEndFigure.Second>> values = List.of(EndToEndFigure.Second::enters,
+                EndToEndFigure.Second::polls, EndToEndFigure.Second::admitted, EndToEndFigure.Second::bookings);
         Color[] colors = {new Color(0x1f77b4), new Color(0x7f7f7f), new Color(0xff7f0e), new Color(0x2ca02c)};
         double max = 1;
-        for (Object row : rows) {
-            for (String s : series) {
-                max = Math.max(max, ((Number) ((Map<?, ?>) row).get(s)).doubleValue());
+        for (EndToEndFigure.Second row : rows) {
+            for (ToLongFunction<EndToEndFigure.Second> value : values) {
+                max = Math.max(max, value.applyAsLong(row));
             }
         }
         max = niceCeiling(max);
@@ -256,7 +264,7 @@ final class Chart {
             int prevX = -1;
             int prevY = -1;
             for (int i = 0; i < n; i++) {
-                double value = ((Number) ((Map<?, ?>) rows.get(i)).get(series[s])).doubleValue();
+                double value = values.get(s).applyAsLong(rows.get(i));
                 int px = plotX + (int) ((i + 0.5) / n * plotW);
                 int py = plotY + plotH - (int) (value / max * plotH);
                 if (prevX >= 0) {

@@ -68,7 +68,7 @@ final class DrainScenario {
         return out;
     }
 
-    static Map<String, Object> run(Bench bench, Map<String, Object> yardstick) throws Exception {
+    static DrainFigure run(Bench bench, Map<String, Object> yardstick) throws Exception {
         int events = bench.options.drainEvents();
         long product = bench.newProduct();
         QueueKeys keys = QueueKeys.of(product);
@@ -148,7 +148,7 @@ final class DrainScenario {
             timing.put("events", events);
             timing.put("records", records.size());
             timing.put("entriesPerRecord", ENTRIES_PER_RECORD);
-            timing.put("produceSeconds", AdmissionScenario.round3(produced / 1e9));
+            timing.put("produceSeconds", Figures.round3(produced / 1e9));
             timing.put("producedPerSecond", Math.round(events / (produced / 1e9)));
             timing.put("sendFailures", failed.get());
             if (done < 0) {
@@ -156,19 +156,19 @@ final class DrainScenario {
                 return timing;
             }
             double seconds = (done - start) / 1e9;
-            timing.put("secondsUntilAllWaiting", AdmissionScenario.round3(seconds));
+            timing.put("secondsUntilAllWaiting", Figures.round3(seconds));
             timing.put("firstInWaitingMs", Math.round((firstSeen - start) / 1e6));
             timing.put("eventsPerSecond", Math.round(events / seconds));
             return timing;
         });
         out.putAll(metered);
-        out.put("cpuMicrosPerEvent", BookingScenario.perUnit((Map<?, ?>) metered.get("cpu"), events));
+        out.put("cpuMicrosPerEvent", Figures.perUnit((Map<?, ?>) metered.get("cpu"), events));
         out.put("waiting", bench.redis.sync.zcard(keys.waiting()));
         out.put("averageTokenChars", Math.round(tokenChars / (double) events * 10) / 10.0);
         Object zadd = yardstick.get("opsPerSecond");
         if (zadd instanceof Long ops && out.get("eventsPerSecond") instanceof Long eps) {
             out.put("yardstickOpsPerSecond", ops);
-            out.put("ratio", AdmissionScenario.round3(eps / (double) ops));
+            out.put("ratio", Figures.round3(eps / (double) ops));
         }
         List<long[]> coarse = new ArrayList<>();
         for (int i = 0; i < curve.size(); i += 5) {
@@ -188,7 +188,7 @@ final class DrainScenario {
         bench.lineTokens = sample;
 
         bench.results().put("memory", memory(bench, keys, tokens, usedBefore));
-        return out;
+        return Figures.typed(out, DrainFigure.class);
     }
 
     /** The producer of a burst: as fast as it goes, acks=all and idempotent like ingest's, big batches. */
@@ -205,7 +205,7 @@ final class DrainScenario {
         return new KafkaProducer<>(props);
     }
 
-    private static Map<String, Object> memory(Bench bench, QueueKeys keys, String[] tokens, long usedBefore) {
+    private static MemoryFigure memory(Bench bench, QueueKeys keys, String[] tokens, long usedBefore) {
         bench.progress.phase("memory: MEMORY USAGE at " + tokens.length + " waiting, and a bare ZSet yardstick",
                 tokens.length / 200_000.0);
         Redis redis = bench.redis;
@@ -225,17 +225,13 @@ final class DrainScenario {
         redis.zaddAll(bareKey, List.of(tokens), 1, null);
         long bareBytes = redis.memoryUsage(bareKey);
         redis.unlink(List.of(bareKey));
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("waiting", waiting);
-        out.put("bytesByKey", byKey);
         double perUser = total / (double) waiting;
-        out.put("bytesPerWaitingUser", Math.round(perUser * 10) / 10.0);
-        out.put("usedMemoryDeltaPerUser", Math.round((usedAfter - usedBefore) / (double) waiting * 10) / 10.0);
         double barePerMember = bareBytes / (double) tokens.length;
-        out.put("bareZsetBytesPerMember", Math.round(barePerMember * 10) / 10.0);
-        out.put("ratio", AdmissionScenario.round3(perUser / barePerMember));
+        MemoryFigure out = new MemoryFigure(null, waiting, byKey, Math.round(perUser * 10) / 10.0,
+                Math.round((usedAfter - usedBefore) / (double) waiting * 10) / 10.0,
+                Math.round(barePerMember * 10) / 10.0, Figures.round3(perUser / barePerMember));
         bench.progress.note(String.format("memory: %.0f bytes per waiting user (%s × a bare ZSet of the same tokens)",
-                perUser, out.get("ratio")));
+                perUser, out.ratio()));
         return out;
     }
 }

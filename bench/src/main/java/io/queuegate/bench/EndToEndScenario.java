@@ -34,7 +34,7 @@ final class EndToEndScenario {
     private EndToEndScenario() {
     }
 
-    static Map<String, Object> run(Bench bench) throws Exception {
+    static EndToEndFigure run(Bench bench) throws Exception {
         Options options = bench.options;
         int users = options.e2eUsers();
         int rate = options.e2eAdmitPerSecond();
@@ -45,7 +45,8 @@ final class EndToEndScenario {
         bench.putStock(product, stock);
         bench.progress.phase("e2e: " + users + " users enter within " + options.e2eWindow().toSeconds() + " s, poll, get in, book "
                 + stock + " units at " + rate + "/s", options.e2eWindow().toSeconds() + stock / (double) rate + 3);
-        return bench.metered(() -> new Sale(bench, product, keys, users, rate, stock).run());
+        return Figures.typed(bench.metered(() -> new Sale(bench, product, keys, users, rate, stock).run()),
+                EndToEndFigure.class);
     }
 
     private static final class Sale {
@@ -328,7 +329,7 @@ final class EndToEndScenario {
                 entered += this.enters.get(i);
             }
             out.put("entered", entered);
-            out.put("enterSeconds", AdmissionScenario.round3(Math.max(0, this.lastEnter.get() - this.start) / 1e9));
+            out.put("enterSeconds", Figures.round3(Math.max(0, this.lastEnter.get() - this.start) / 1e9));
             out.put("enter503Retries", this.retried503.get());
             out.put("failedEnters", this.failedEnters.get());
             out.put("enterLatency", this.enterLatency.summaryMillis());
@@ -345,8 +346,8 @@ final class EndToEndScenario {
             out.put("idealSellOutSeconds", ideal);
             if (soldOutAt > 0) {
                 double actual = (soldOutAt - this.start) / 1e9;
-                out.put("sellOutSeconds", AdmissionScenario.round3(actual));
-                out.put("sellOutRatio", AdmissionScenario.round3(ideal / actual));
+                out.put("sellOutSeconds", Figures.round3(actual));
+                out.put("sellOutRatio", Figures.round3(ideal / actual));
             }
             else {
                 out.put("sellOutSeconds", null);
@@ -369,7 +370,7 @@ final class EndToEndScenario {
                 }
                 double measured = (last[1] - from[1]) / ((last[0] - from[0]) / 1000.0);
                 out.put("admittedPerSecond", Math.round(measured));
-                out.put("admissionAccuracy", AdmissionScenario.round3(measured / this.rate));
+                out.put("admissionAccuracy", Figures.round3(measured / this.rate));
                 out.put("admittedTotal", last[1]);
             }
             long totalPolls = 0;
@@ -394,7 +395,7 @@ final class EndToEndScenario {
             out.put("polls", totalPolls);
             out.put("pollsPerSecondAverage", Math.round(totalPolls / runSeconds));
             out.put("pollsPerSecondPeak", peak);
-            out.put("pollsPerUser", AdmissionScenario.round3(totalPolls / (double) Math.max(1, entered)));
+            out.put("pollsPerUser", Figures.round3(totalPolls / (double) Math.max(1, entered)));
             out.put("pollLatency", this.pollLatency.summaryMillis());
             out.put("timeline", timeline);
             this.bench.progress.note(String.format("e2e: sold %,d in %s s (ideal %.1f s); admitted %s/s of %d; "

@@ -29,11 +29,14 @@ final class RateFigure {
     /** The order the endpoints are run and shown in: yardsticks first, from the least work to the most. */
     static final List<String> ORDER = List.of(PLAIN_NOOP, IN_APP_NOOP, SEED, QUEUEGATE);
 
+    private final Map<?, ?> scenario;
+
     private final Map<?, ?> endpoints;
 
     private final List<Map<?, ?>> rounds;
 
-    private RateFigure(Map<?, ?> endpoints, List<Map<?, ?>> rounds) {
+    private RateFigure(Map<?, ?> scenario, Map<?, ?> endpoints, List<Map<?, ?>> rounds) {
+        this.scenario = scenario;
         this.endpoints = endpoints;
         this.rounds = rounds;
     }
@@ -48,7 +51,7 @@ final class RateFigure {
             if (s.get("rounds") instanceof List<?> list) {
                 list.forEach(round -> rounds.add((Map<?, ?>) round));
             }
-            return new RateFigure(endpoints, rounds);
+            return new RateFigure(s, endpoints, rounds);
         }
         return fromYardstickAndTarget(s);
     }
@@ -68,7 +71,7 @@ final class RateFigure {
         }
         labelled(endpoints, IN_APP_NOOP, s.get("yardstick"), yardRounds);
         labelled(endpoints, QUEUEGATE, s.get("target"), targetRounds);
-        return new RateFigure(endpoints, rounds);
+        return new RateFigure(s, endpoints, rounds);
     }
 
     private static Map<?, ?> numbered(Object round, String key, int number) {
@@ -86,6 +89,14 @@ final class RateFigure {
             }
             endpoints.put(key, copy);
         }
+    }
+
+    /**
+     * One of the scenario's own fields: {@code driver}, {@code lineLength} (status), {@code durability} (ingest), or
+     * {@code redisScriptCallsPerPoll} (status, runs of older versions).
+     */
+    Object field(String name) {
+        return this.scenario.get(name);
     }
 
     /** The endpoint's rounds combined, or null when it was not measured. */
@@ -139,6 +150,6 @@ final class RateFigure {
         if (!(measured instanceof Number m) || !(yardstick instanceof Number y) || y.doubleValue() <= 0) {
             return null;
         }
-        return AdmissionScenario.round3(m.doubleValue() / y.doubleValue());
+        return Figures.round3(m.doubleValue() / y.doubleValue());
     }
 }

@@ -3,6 +3,8 @@ package io.queuegate.bench;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -20,7 +22,7 @@ final class Report {
     private Report() {
     }
 
-    static void write(Map<String, Object> results, Path report, Path root, Path json, Path png) throws Exception {
+    static void write(BenchRun results, Path report, Path root, Path json, Path png) throws Exception {
         String block = BEGIN + "\n" + generate(results, report.toAbsolutePath().getParent(), root, json, png) + END;
         String text;
         if (Files.exists(report)) {
@@ -37,38 +39,39 @@ final class Report {
         Files.writeString(report, text);
     }
 
-    private static String generate(Map<String, Object> r, Path reportDir, Path root, Path json, Path png) {
+    private static String generate(BenchRun r, Path reportDir, Path root, Path json, Path png) {
         StringBuilder md = new StringBuilder();
+        BenchRun.Host machine = r.machine() != null ? r.machine()
+                : new BenchRun.Host(null, null, null, null, null, null, null, null, null, null);
         md.append(String.format(Locale.ROOT, "Measured %s with `%s` (%s s, %s mode). Raw figures: [`%s`](%s).%n%n",
-                r.get("startedAt"), r.get("command"), r.get("seconds"), at(r, "options", "mode"),
+                r.startedAt(), r.command(), r.seconds(), r.option("mode"),
                 root.relativize(json.toAbsolutePath()), reportDir.relativize(json.toAbsolutePath())));
         md.append(String.format("![Figures of the run](%s)%n%n", reportDir.relativize(png.toAbsolutePath())));
 
         md.append("### The machine\n\n| | |\n|---|---|\n");
         md.append(String.format("| CPU | %s × %s (%s MHz); the load generator runs on the same cores |%n",
-                at(r, "machine", "cpus"), at(r, "machine", "cpuModel"), at(r, "machine", "cpuMHz")));
-        md.append(String.format("| Memory | %s GiB |%n", at(r, "machine", "memoryGiB")));
-        md.append(String.format("| Kernel | %s |%n", trim(String.valueOf(at(r, "machine", "kernel")), 60)));
-        md.append(String.format("| Java | %s |%n", at(r, "machine", "java")));
+                machine.cpus(), machine.cpuModel(), machine.cpuMHz()));
+        md.append(String.format("| Memory | %s GiB |%n", machine.memoryGiB()));
+        md.append(String.format("| Kernel | %s |%n", trim(String.valueOf(machine.kernel()), 60)));
+        md.append(String.format("| Java | %s |%n", machine.java()));
         md.append(String.format("| Redis, Kafka | Redis %s (shared, no persistence); Kafka %s, one KRaft node |%n",
-                at(r, "machine", "redis"), at(r, "machine", "kafka")));
+                machine.redis(), machine.kafka()));
         md.append(String.format("| Load | rate figures: %s; booking and end to end: the bench module's Java client on virtual threads |%n",
-                r.get("rateDriver")));
-        RateFigure anyRate = RateFigure.of(r.get("status")) != null ? RateFigure.of(r.get("status"))
-                : RateFigure.of(r.get("ingest"));
+                r.rateDriver()));
+        RateFigure anyRate = r.statusFigure() != null ? r.statusFigure() : r.ingestFigure();
         if (anyRate != null && anyRate.endpoint(RateFigure.PLAIN_NOOP) != null) {
             md.append("| Yardstick apps | plain no-op (:" + Yardsticks.App.PLAIN_NOOP.port + ") and seed design (:"
                     + Yardsticks.App.SEED_DESIGN.port + "), started by the run for the rate figures with ingest's JVM "
                     + "options (module `yardsticks/`) |\n");
         }
-        md.append(String.format("| Code | commit %s, %s tracked files modified |%n", at(r, "git", "commit"),
-                at(r, "git", "modifiedFiles")));
-        md.append(String.format("| Load average at start | %s |%n", at(r, "machine", "loadAverageAtStart")));
-        if (at(r, "options", "renice") != null) {
+        md.append(String.format("| Code | commit %s, %s tracked files modified |%n",
+                r.git() == null ? null : r.git().commit(), r.git() == null ? null : r.git().modifiedFiles()));
+        md.append(String.format("| Load average at start | %s |%n", machine.loadAverageAtStart()));
+        if (r.option("renice") != null) {
             md.append(String.format("| Priority | the stack and the generator ran at nice %s (`--renice`): the machine was "
-                    + "shared with other work |%n", at(r, "options", "renice")));
+                    + "shared with other work |%n", r.option("renice")));
         }
-        if (at(r, "background", "cores") instanceof Map<?, ?> idle) {
+        if (at(r.background(), "cores") instanceof Map<?, ?> idle) {
             double busy = 0;
             for (Map.Entry<?, ?> e : idle.entrySet()) {
                 if (!"idle".equals(e.getKey()) && e.getValue() instanceof Number n) {
@@ -85,7 +88,7 @@ final class Report {
         md.append("|---|---|---|---|---|---|---|\n");
         figures(md, r);
 
-        md.append("\n### Where the CPU went\n\nCores in use (of ").append(at(r, "machine", "cpus"))
+        md.append("\n### Where the CPU went\n\nCores in use (of ").append(machine.cpus())
             .append(") averaged over each measured phase, from `/proc`; *other* is the load generator (wrk or the ")
             .append("bench JVM's share not listed) and the rest of the machine.\n\n");
         cpu(md, r);
@@ -101,99 +104,99 @@ final class Report {
         return md.toString();
     }
 
-    private static void figures(StringBuilder md, Map<String, Object> r) {
-        RateFigure ingest = RateFigure.of(r.get("ingest"));
+    private static void figures(StringBuilder md, BenchRun r) {
+        RateFigure ingest = r.ingestFigure();
         if (ingest != null) {
             rateRows(md, "1", "Ingest: durable enters/s, each 202 acknowledged by Kafka (acks=all)", ingest, "POST",
                     "enter", Targets.ENTERS_TO_PLAIN_NOOP, Targets.ENTERS_TO_SEED,
                     "one synchronous `ZADD` per enter, nothing durable but Redis");
         }
         else {
-            md.append(failed("1", "Ingest", map(r.get("ingest"))));
+            md.append(failed("1", "Ingest", r.ingest() == null ? null : error(r.ingest().get("error"))));
         }
-        Map<?, ?> drain = map(r.get("drain"));
-        if (drain != null && drain.get("error") == null) {
-            md.append(row("2", String.format("Burst drain: %,d events produced, then all in `waiting`", num(drain.get("events"))),
-                    String.format("%s s → %,d events/s (produced in %s s)", drain.get("secondsUntilAllWaiting"),
-                            num(drain.get("eventsPerSecond")), drain.get("produceSeconds")),
-                    String.format("`redis-benchmark` ZADD -P 64 -c 50: %,d ops/s", num(drain.get("yardstickOpsPerSecond"))),
-                    drain.get("ratio"), Targets.DRAIN_TO_ZADD, drain.get("ratio")));
+        DrainFigure drain = r.drain();
+        if (drain != null && drain.measured()) {
+            md.append(row("2", String.format("Burst drain: %,d events produced, then all in `waiting`", num(drain.events())),
+                    String.format("%s s → %,d events/s (produced in %s s)", drain.secondsUntilAllWaiting(),
+                            num(drain.eventsPerSecond()), drain.produceSeconds()),
+                    String.format("`redis-benchmark` ZADD -P 64 -c 50: %,d ops/s", num(drain.yardstickOpsPerSecond())),
+                    drain.ratio(), Targets.DRAIN_TO_ZADD, drain.ratio()));
         }
         else {
-            md.append(failed("2", "Burst drain", drain));
+            md.append(failed("2", "Burst drain", drain == null ? null : error(drain.error())));
         }
-        Map<?, ?> statusResult = map(r.get("status"));
-        RateFigure status = RateFigure.of(statusResult);
+        RateFigure status = r.statusFigure();
         if (status != null) {
             Object calls = at(status.endpoint(RateFigure.QUEUEGATE), "redisCallsPerRequest");
             Object seedCalls = at(status.endpoint(RateFigure.SEED), "redisCallsPerRequest");
             rateRows(md, "3", String.format("Status: polls/s on a %,d-long line; Redis calls per poll: %s%s",
-                    num(statusResult.get("lineLength")), calls != null ? calls : statusResult.get("redisScriptCallsPerPoll"),
+                    num(status.field("lineLength")), calls != null ? calls : status.field("redisScriptCallsPerPoll"),
                     seedCalls == null ? "" : " (seed design: " + seedCalls + ")"), status, "GET", "poll",
                     Targets.POLLS_TO_PLAIN_NOOP, null, "`ZSCORE` in entry, then `ZRANK` in waiting, per poll");
         }
         else {
-            md.append(failed("3", "Status", statusResult));
+            md.append(failed("3", "Status", r.status() == null ? null : error(r.status().get("error"))));
         }
-        Map<?, ?> admission = map(r.get("admission"));
-        if (admission != null && admission.get("error") == null) {
-            md.append(row("4", String.format("Admission: one tick promoting %,d tokens", num(admission.get("batch"))),
-                    String.format("%s ms → %,d tokens/s", ms(admission.get("tickMs")), num(admission.get("tokensPerSecond"))),
-                    String.format("bare ZPOPMIN + ZADD script: %s ms", ms(admission.get("bareMs"))), admission.get("ratio"),
-                    num(admission.get("batch")) == Targets.ADMISSION_BATCH ? Targets.ADMISSION_TICK_MS : null,
-                    admission.get("tickMs")));
+        AdmissionFigure admission = r.admission();
+        if (admission != null && admission.measured()) {
+            md.append(row("4", String.format("Admission: one tick promoting %,d tokens", num(admission.batch())),
+                    String.format("%s ms → %,d tokens/s", ms(admission.tickMs()), num(admission.tokensPerSecond())),
+                    String.format("bare ZPOPMIN + ZADD script: %s ms", ms(admission.bareMs())), admission.ratio(),
+                    num(admission.batch()) == Targets.ADMISSION_BATCH ? Targets.ADMISSION_TICK_MS : null,
+                    admission.tickMs()));
         }
         else {
-            md.append(failed("4", "Admission", admission));
+            md.append(failed("4", "Admission", admission == null ? null : error(admission.error())));
         }
-        Map<?, ?> booking = map(r.get("booking"));
-        if (booking != null && booking.get("error") == null) {
+        BookingFigure booking = r.booking();
+        if (booking != null && booking.measured()) {
             md.append(row("5", String.format("Booking: %,d buyers for %,d units of one product; exactly the stock sold: %s",
-                    num(booking.get("attempts")), num(booking.get("stock")), booking.get("exactlyStockSold")),
-                    String.format("%,d bookings/s, p50 %s ms, p99 %s ms", num(booking.get("bookingsPerSecond")),
-                            ms(at(booking, "latency", "p50Ms")), ms(at(booking, "latency", "p99Ms"))),
-                    "no-op POST, same Java client " + rate(at(booking, "yardstick")), booking.get("ratio"), null, null));
+                    num(booking.attempts()), num(booking.stock()), booking.exactlyStockSold()),
+                    String.format("%,d bookings/s, p50 %s ms, p99 %s ms", num(booking.bookingsPerSecond()),
+                            p50(booking.latency()), p99(booking.latency())),
+                    "no-op POST, same Java client " + rate(booking.yardstick()), booking.ratio(), null, null));
         }
         else {
-            md.append(failed("5", "Booking", booking));
+            md.append(failed("5", "Booking", booking == null ? null : error(booking.error())));
         }
-        Map<?, ?> e2e = map(r.get("e2e"));
-        if (e2e != null && e2e.get("users") != null) {
+        EndToEndFigure e2e = r.e2e();
+        if (e2e != null && e2e.measured()) {
             // a sale that did not sell out in time still measured everything but the sell-out time
-            boolean soldOut = e2e.get("sellOutSeconds") != null;
+            boolean soldOut = e2e.sellOutSeconds() != null;
             md.append(row("6a", String.format("End to end: %,d users enter within %s s; time to sell %,d units",
-                    num(e2e.get("users")), e2e.get("windowSeconds"), num(e2e.get("stock"))),
-                    soldOut ? e2e.get("sellOutSeconds") + " s"
+                    num(e2e.users()), e2e.windowSeconds(), num(e2e.stock())),
+                    soldOut ? e2e.sellOutSeconds() + " s"
                             : String.format("**not sold out** before the timeout: %,d of %,d units booked, %,d of "
-                                    + "%,d users entered", num(e2e.get("booked")), num(e2e.get("stock")),
-                                    num(e2e.get("entered")), num(e2e.get("users"))),
-                    String.format("stock ÷ admitPerSecond = %s s", e2e.get("idealSellOutSeconds")),
-                    soldOut ? e2e.get("sellOutRatio") : null, null, null));
+                                    + "%,d users entered", num(e2e.booked()), num(e2e.stock()),
+                                    num(e2e.entered()), num(e2e.users())),
+                    String.format("stock ÷ admitPerSecond = %s s", e2e.idealSellOutSeconds()),
+                    soldOut ? e2e.sellOutRatio() : null, null, null));
             md.append(row("6b", "End to end: admitted per second, after the first second",
-                    String.format("%,d/s", num(e2e.get("admittedPerSecond"))),
-                    String.format("setting %,d/s", num(e2e.get("admitPerSecondSetting"))), e2e.get("admissionAccuracy"),
+                    String.format("%,d/s", num(e2e.admittedPerSecond())),
+                    String.format("setting %,d/s", num(e2e.admitPerSecondSetting())), e2e.admissionAccuracy(),
                     null, null));
             md.append(row("6c", "End to end: enter request → in the line (probe, 1 user in 100, 10 ms resolution)",
                     String.format("p50 %s ms, p99 %s ms (from the 202: p50 %s ms, p99 %s ms)",
-                            ms(at(e2e, "enterToWaitingPipeline", "p50Ms")), ms(at(e2e, "enterToWaitingPipeline", "p99Ms")),
-                            ms(at(e2e, "acceptedToWaiting", "p50Ms")), ms(at(e2e, "acceptedToWaiting", "p99Ms"))),
-                    String.format("first poll seeing WAITING: p50 %s ms, p99 %s ms", ms(at(e2e, "enterToWaitingObservedByPoll", "p50Ms")),
-                            ms(at(e2e, "enterToWaitingObservedByPoll", "p99Ms"))), null, null, null));
+                            p50(e2e.enterToWaitingPipeline()), p99(e2e.enterToWaitingPipeline()),
+                            p50(e2e.acceptedToWaiting()), p99(e2e.acceptedToWaiting())),
+                    String.format("first poll seeing WAITING: p50 %s ms, p99 %s ms",
+                            p50(e2e.enterToWaitingObservedByPoll()), p99(e2e.enterToWaitingObservedByPoll())),
+                    null, null, null));
             md.append(row("6d", "End to end: poll load",
-                    String.format("%,d polls, %s per user, %,d/s average, %,d/s peak", num(e2e.get("polls")),
-                            e2e.get("pollsPerUser"), num(e2e.get("pollsPerSecondAverage")), num(e2e.get("pollsPerSecondPeak"))),
-                    String.format("%,d enters over %s s", num(e2e.get("entered")), e2e.get("enterSeconds")), null, null,
+                    String.format("%,d polls, %s per user, %,d/s average, %,d/s peak", num(e2e.polls()),
+                            e2e.pollsPerUser(), num(e2e.pollsPerSecondAverage()), num(e2e.pollsPerSecondPeak())),
+                    String.format("%,d enters over %s s", num(e2e.entered()), e2e.enterSeconds()), null, null,
                     null));
         }
         else {
-            md.append(failed("6", "End to end", e2e));
+            md.append(failed("6", "End to end", e2e == null ? null : error(e2e.error())));
         }
-        Map<?, ?> memory = map(r.get("memory"));
-        if (memory != null && memory.get("error") == null) {
-            md.append(row("7", String.format("Memory: Redis bytes per waiting user at %,d waiting", num(memory.get("waiting"))),
-                    String.format("%s B (all the product's keys)", memory.get("bytesPerWaitingUser")),
-                    String.format("bare ZSet of the same tokens: %s B/member", memory.get("bareZsetBytesPerMember")),
-                    memory.get("ratio") + " ×", Targets.BYTES_PER_WAITING_USER, memory.get("bytesPerWaitingUser")));
+        MemoryFigure memory = r.memory();
+        if (memory != null && memory.measured()) {
+            md.append(row("7", String.format("Memory: Redis bytes per waiting user at %,d waiting", num(memory.waiting())),
+                    String.format("%s B (all the product's keys)", memory.bytesPerWaitingUser()),
+                    String.format("bare ZSet of the same tokens: %s B/member", memory.bareZsetBytesPerMember()),
+                    memory.ratio() + " ×", Targets.BYTES_PER_WAITING_USER, memory.bytesPerWaitingUser()));
         }
     }
 
@@ -251,8 +254,13 @@ final class Report {
         return Character.toUpperCase(word.charAt(0)) + word.substring(1);
     }
 
-    private static String failed(String number, String figure, Map<?, ?> result) {
-        String why = result == null ? "not run" : "failed: " + result.get("error");
+    /** A failed scenario's error; a scenario that ran holds none. */
+    private static String error(Object error) {
+        return String.valueOf(error);
+    }
+
+    private static String failed(String number, String figure, String error) {
+        String why = error == null ? "not run" : "failed: " + error;
         return String.format("| %s | %s | %s | | | | |%n", number, figure, trim(why, 120));
     }
 
@@ -268,7 +276,7 @@ final class Report {
     static final List<String> PROCESSES = List.of("ingest", "worker", "booking", "kafka", "redis",
             Yardsticks.App.PLAIN_NOOP.process, Yardsticks.App.SEED_DESIGN.process, "bench", "other");
 
-    private static void cpu(StringBuilder md, Map<String, Object> r) {
+    private static void cpu(StringBuilder md, BenchRun r) {
         List<String> names = new ArrayList<>(PROCESSES);
         names.add("idle");
         header(md, "Phase", names);
@@ -283,19 +291,18 @@ final class Report {
         }
     }
 
-    private static void cpuPerRequest(StringBuilder md, Map<String, Object> r) {
+    private static void cpuPerRequest(StringBuilder md, BenchRun r) {
         header(md, "Requests", PROCESSES);
         List<Object[]> rows = new ArrayList<>();
-        for (String scenario : List.of("status", "ingest")) {
-            RateFigure figure = RateFigure.of(r.get(scenario));
+        for (RateFigure figure : Arrays.asList(r.statusFigure(), r.ingestFigure())) {
             if (figure != null) {
                 for (String key : figure.measured()) {
                     rows.add(new Object[] {figure.label(key), at(figure.endpoint(key), "cpuMicrosPerRequest")});
                 }
             }
         }
-        rows.add(new Object[] {"booking POST", at(r, "booking", "cpuMicrosPerBooking")});
-        rows.add(new Object[] {"burst event (per event)", at(r, "drain", "cpuMicrosPerEvent")});
+        rows.add(new Object[] {"booking POST", r.booking() == null ? null : r.booking().cpuMicrosPerBooking()});
+        rows.add(new Object[] {"burst event (per event)", r.drain() == null ? null : r.drain().cpuMicrosPerEvent()});
         for (Object[] row : rows) {
             if (!(row[1] instanceof Map<?, ?> us)) {
                 continue;
@@ -317,69 +324,70 @@ final class Report {
         md.append('\n');
     }
 
-    private static void details(StringBuilder md, Map<String, Object> r) {
-        for (String name : List.of("ingest", "status")) {
-            Map<?, ?> s = map(r.get(name));
-            RateFigure figure = RateFigure.of(s);
+    private static void details(StringBuilder md, BenchRun r) {
+        Map<String, RateFigure> rated = new LinkedHashMap<>();
+        rated.put("ingest", r.ingestFigure());
+        rated.put("status", r.statusFigure());
+        for (Map.Entry<String, RateFigure> named : rated.entrySet()) {
+            RateFigure figure = named.getValue();
             if (figure == null) {
                 continue;
             }
-            md.append(String.format("**%s**, rounds in the order run (%s):%n%n", name, s.get("driver")));
+            md.append(String.format("**%s**, rounds in the order run (%s):%n%n", named.getKey(), figure.field("driver")));
             md.append("| Endpoint | Round | ok/s | non-2xx | errors | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|---|---|---|\n");
             for (Map<?, ?> round : figure.rounds()) {
                 md.append(String.format("| %s | %s | %,d | %s | %s | %s | %s | %s |%n", round.get("endpoint"),
                         round.get("round"), num(round.get("perSecond")), round.get("non2xx"), round.get("errors"),
                         ms(round.get("p50Ms")), ms(round.get("p99Ms")), ms(round.get("maxMs"))));
             }
-            if (s.get("durability") instanceof Map<?, ?> d) {
+            if (figure.field("durability") instanceof Map<?, ?> d) {
                 md.append(String.format("%nDurability: %,d enters answered 202 in this scenario; %,d are in the line after "
                         + "the writer caught up (holds: %s).%n", num(d.get("accepted202")), num(d.get("inLine")), d.get("holds")));
             }
             md.append('\n');
         }
-        Map<?, ?> drain = map(r.get("drain"));
-        if (drain != null && drain.get("error") == null) {
+        DrainFigure drain = r.drain();
+        if (drain != null && drain.measured()) {
             md.append(String.format("**drain**: the producer (acks=all, idempotent, linger 5 ms, batch 512 KiB, one "
                     + "partition since the key is the product) sent %,d events in %s s (%,d/s); the first was in the line "
-                    + "after %s ms; tokens average %s characters.%n%n", num(drain.get("events")), drain.get("produceSeconds"),
-                    num(drain.get("producedPerSecond")), drain.get("firstInWaitingMs"), drain.get("averageTokenChars")));
+                    + "after %s ms; tokens average %s characters.%n%n", num(drain.events()), drain.produceSeconds(),
+                    num(drain.producedPerSecond()), drain.firstInWaitingMs(), drain.averageTokenChars()));
         }
-        Map<?, ?> memory = map(r.get("memory"));
+        MemoryFigure memory = r.memory();
         if (memory != null) {
             List<String> parts = new ArrayList<>();
-            map(memory.get("bytesByKey")).forEach((key, bytes) -> parts.add(String.format("`%s` %,d B", key, num(bytes))));
+            memory.bytesByKey().forEach((key, bytes) -> parts.add(String.format("`%s` %,d B", key, num(bytes))));
             md.append(String.format("**memory** (`MEMORY USAGE … SAMPLES 0`): %s; `used_memory` grew by %s B per user "
                     + "during the burst (includes allocator slack and other clients).%n%n", String.join(", ", parts),
-                    memory.get("usedMemoryDeltaPerUser")));
+                    memory.usedMemoryDeltaPerUser()));
         }
-        Map<?, ?> admission = map(r.get("admission"));
-        if (admission != null && admission.get("error") == null) {
+        AdmissionFigure admission = r.admission();
+        if (admission != null && admission.measured()) {
             md.append(String.format("**admission**: every repeat in ms, the first pays for cold caches: %s (bare: %s).%n%n",
-                    admission.get("allTickMs"), admission.get("allBareMs")));
+                    admission.allTickMs(), admission.allBareMs()));
         }
-        Map<?, ?> booking = map(r.get("booking"));
-        if (booking != null && booking.get("error") == null) {
+        BookingFigure booking = r.booking();
+        if (booking != null && booking.measured()) {
             md.append(String.format("**booking**: %,d attempts, %,d booked in %s s, %,d answered 409 sold out, %s 403, "
-                    + "%s 503, %s transport errors; stock left %s, booking records %,d.%n%n", num(booking.get("attempts")),
-                    num(booking.get("booked")), booking.get("secondsUntilSoldOut"), num(booking.get("soldOut409")),
-                    booking.get("rejected403"), booking.get("unavailable503"), booking.get("errors"),
-                    booking.get("stockLeft"), num(booking.get("bookingRecords"))));
+                    + "%s 503, %s transport errors; stock left %s, booking records %,d.%n%n", num(booking.attempts()),
+                    num(booking.booked()), booking.secondsUntilSoldOut(), num(booking.soldOut409()),
+                    booking.rejected403(), booking.unavailable503(), booking.errors(),
+                    booking.stockLeft(), num(booking.bookingRecords())));
         }
-        Map<?, ?> e2e = map(r.get("e2e"));
-        if (e2e != null && e2e.get("users") != null) {
+        EndToEndFigure e2e = r.e2e();
+        if (e2e != null && e2e.measured()) {
             md.append(String.format("**end to end**: %,d entered (%s enters retried after 503, %s failed); %,d booked, "
                     + "%s told sold out, %s refused, %s expired, %s HTTP errors. Enter latency p50 %s ms, p99 %s ms; "
                     + "poll latency p50 %s ms, p99 %s ms; booking latency p50 %s ms, p99 %s ms. The per-second timeline "
-                    + "is in the JSON and the chart.%n", num(e2e.get("entered")), e2e.get("enter503Retries"),
-                    e2e.get("failedEnters"), num(e2e.get("booked")), e2e.get("soldOut409"), e2e.get("rejected403"),
-                    e2e.get("expired"), e2e.get("httpErrors"), ms(at(e2e, "enterLatency", "p50Ms")),
-                    ms(at(e2e, "enterLatency", "p99Ms")), ms(at(e2e, "pollLatency", "p50Ms")), ms(at(e2e, "pollLatency", "p99Ms")),
-                    ms(at(e2e, "bookingLatency", "p50Ms")), ms(at(e2e, "bookingLatency", "p99Ms"))));
+                    + "is in the JSON and the chart.%n", num(e2e.entered()), e2e.enter503Retries(),
+                    e2e.failedEnters(), num(e2e.booked()), e2e.soldOut409(), e2e.rejected403(),
+                    e2e.expired(), e2e.httpErrors(), p50(e2e.enterLatency()), p99(e2e.enterLatency()),
+                    p50(e2e.pollLatency()), p99(e2e.pollLatency()), p50(e2e.bookingLatency()), p99(e2e.bookingLatency())));
         }
     }
 
-    private static void services(StringBuilder md, Map<String, Object> r) {
-        Map<?, ?> services = map(r.get("services"));
+    private static void services(StringBuilder md, BenchRun r) {
+        Map<?, ?> services = r.services();
         if (services == null) {
             return;
         }
@@ -396,6 +404,14 @@ final class Report {
             md.append(String.format("| %s | `%s` | %s |%n", name, String.join(" ", ((List<?>) s.get("jvmOptions"))
                 .stream().map(String::valueOf).toList()), String.join(" ", env)));
         });
+    }
+
+    private static String p50(Latency latency) {
+        return ms(latency == null ? null : latency.p50Ms());
+    }
+
+    private static String p99(Latency latency) {
+        return ms(latency == null ? null : latency.p99Ms());
     }
 
     /** Milliseconds for reading: whole above 100, one decimal above 1, else two. */

@@ -7,6 +7,8 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,7 +36,7 @@ class ReportTests {
         results.put("ingest", Map.of("driver", "wrk -t2 -c64", "endpoints", endpoints));
         Path report = dir.resolve("report.md");
 
-        Report.write(results, report, dir, dir.resolve("run.json"), dir.resolve("run.png"));
+        Report.write(BenchRun.of(results), report, dir, dir.resolve("run.json"), dir.resolve("run.png"));
 
         String text = Files.readString(report);
         assertThat(text).contains("| 1a | Ingest: durable enters/s", "| 0.65 | ≥ 0.6 | **yes** |");
@@ -43,6 +45,23 @@ class ReportTests {
                 + "| 2.2 | ≤ 2 | **no** |");
         assertThat(text).contains("| 1d | Seed design ÷ plain no-op", "| 0.4 | — | — |");
         assertThat(text).contains("| 1e | In-app no-op ÷ plain no-op", "| 0.8 | — | — |");
+    }
+
+    @Test
+    void aRunsFiguresWrittenAsJsonReadBackToTheSameReport(@TempDir Path dir) throws Exception {
+        BenchRun saved = BenchRun.JSON.readValue(Path.of("results/benchmarks.json").toFile(), BenchRun.class);
+        assertThat(saved.admission().batch()).isPositive();
+        assertThat(saved.e2e().timeline()).isNotEmpty();
+        Path json = dir.resolve("again.json");
+        Files.writeString(json, JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build()
+            .writeValueAsString(saved));
+        BenchRun again = BenchRun.JSON.readValue(json.toFile(), BenchRun.class);
+
+        Report.write(saved, dir.resolve("saved.md"), dir, json, dir.resolve("run.png"));
+        Report.write(again, dir.resolve("again.md"), dir, json, dir.resolve("run.png"));
+
+        assertThat(Files.readString(dir.resolve("again.md"))).isEqualTo(Files.readString(dir.resolve("saved.md")))
+            .contains("| 4 | Admission: one tick promoting", "| 6a | End to end:");
     }
 
     private static Map<String, Object> summary(long perSecond, Map<String, Double> cpuMicros) {

@@ -21,8 +21,9 @@ import org.springframework.core.env.Environment;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * Gives a Spring Boot service an {@link EntryGate} once it has Redis: add the starter, set
- * {@code queuegate.token.secret} to the queue's secret, and call {@code gate.reserve(...)} where a booking starts.
+ * Gives a Spring Boot service an {@link EntryGate}, a {@link StockLedger} and a {@link BookingLookup} once it has
+ * Redis: add the starter, set {@code queuegate.token.secret} to the queue's secret, and call
+ * {@code gate.reserve(...)} where a booking starts.
  */
 @AutoConfiguration(afterName = {
         "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
@@ -52,6 +53,18 @@ public class GateAutoConfiguration {
             GateProperties properties, ObjectProvider<MeterRegistry> metrics, Keyspace keyspace) {
         return new EntryGate(redis, tokens, json.getIfAvailable(JsonMapper::shared), properties,
                 new ScriptTimer(metrics.getIfAvailable(() -> Metrics.globalRegistry)), keyspace);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    StockLedger stockLedger(StringRedisTemplate redis, Keyspace keyspace) {
+        return new StockLedger(redis, keyspace);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    BookingLookup bookingLookup(StringRedisTemplate redis, ObjectProvider<JsonMapper> json, Keyspace keyspace) {
+        return new BookingLookup(redis, json.getIfAvailable(JsonMapper::shared), keyspace);
     }
 
     @Bean

@@ -63,7 +63,7 @@ class ConsumeEntryScriptTests extends GateRedisTestSupport {
         assertThat(stockValue()).isEqualTo("0");
         assertThat(entryScore(token)).isNull();
         assertThat(bookings()).containsOnlyKeys(reservation.bookingId());
-        assertThat(this.gate.findBooking(reservation.bookingId())).contains(new BookingRecord(
+        assertThat(this.bookingLookup.find(reservation.bookingId())).contains(new BookingRecord(
                 reservation.bookingId(), this.product, "alice", 3, reservation.bookedAt()));
         assertThat(stat("consumedTotal")).isEqualTo(1);
     }

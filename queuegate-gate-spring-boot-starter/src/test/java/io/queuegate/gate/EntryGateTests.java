@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-/** The gate's Java side: signature checks before Redis, quantity bounds, races, and booking look-ups. */
+/** The gate's Java side: signature checks before Redis, quantity bounds and races. */
 class EntryGateTests extends GateRedisTestSupport {
 
     /** An hour from the real now: these tests go through the public reserve, which reads Redis TIME. */
@@ -172,41 +172,6 @@ class EntryGateTests extends GateRedisTestSupport {
         assertThat(bookings()).hasSize(1);
         assertThat(entryScore(token)).isNull();
         assertThat(stat("consumedTotal")).isEqualTo(1);
-    }
-
-    @Test
-    void aBookingIsFoundByItsId() {
-        String token = token("iris");
-        admit(token, far);
-        stock(5);
-
-        Reservation reservation = this.gate.reserve(this.product, token, 2);
-
-        assertThat(this.gate.findBooking(reservation.bookingId())).hasValueSatisfying((record) -> {
-            assertThat(record.bookingId()).isEqualTo(reservation.bookingId());
-            assertThat(record.productId()).isEqualTo(this.product);
-            assertThat(record.userId()).isEqualTo("iris");
-            assertThat(record.quantity()).isEqualTo(2);
-            assertThat(record.bookedAt()).isEqualTo(reservation.bookedAt());
-        });
-        assertThat(this.gate.findBooking(this.product + "-" + java.util.UUID.randomUUID())).isEmpty();
-        assertThat(this.gate.stock(this.product)).isEqualTo(3);
-    }
-
-    @ParameterizedTest
-    @NullAndEmptySource
-    @ValueSource(strings = { "abc", "12345", "-12345", "-", "x-y", "12a-b", "99999999999999999999999-x", "1.5-x",
-            " -x" })
-    void unknownOrGarbageBookingIdsAreEmpty(String id) {
-        assertThat(this.gate.findBooking(id)).isEmpty();
-    }
-
-    @Test
-    void stockCanBeSetAndRead() {
-        assertThat(this.gate.stock(this.product)).isZero();
-        this.gate.setStock(this.product, 42);
-        assertThat(this.gate.stock(this.product)).isEqualTo(42);
-        assertThat(stockValue()).isEqualTo("42");
     }
 
     private void assertRefusedWithoutTouchingRedis(String token) {

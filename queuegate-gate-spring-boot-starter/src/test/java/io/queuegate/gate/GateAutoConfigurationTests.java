@@ -1,5 +1,7 @@
 package io.queuegate.gate;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.queuegate.core.queue.ScriptTimer;
 import io.queuegate.core.token.TokenCodec;
 import io.queuegate.core.token.TokenProperties;
 import org.junit.jupiter.api.Test;
@@ -34,6 +36,8 @@ class GateAutoConfigurationTests {
             .run((context) -> {
                 assertThat(context).hasNotFailed();
                 assertThat(context).hasSingleBean(EntryGate.class);
+                assertThat(context).hasSingleBean(StockLedger.class);
+                assertThat(context).hasSingleBean(BookingLookup.class);
                 assertThat(context).hasSingleBean(TokenCodec.class);
                 assertThat(context).hasSingleBean(GateProperties.class);
                 // not a servlet web application: no MVC advice
@@ -165,7 +169,7 @@ class GateAutoConfigurationTests {
         @Bean
         EntryGate customGate(StringRedisTemplate redis) {
             return new EntryGate(redis, new TokenCodec(SECRET), tools.jackson.databind.json.JsonMapper.shared(),
-                    new GateProperties(2));
+                    new GateProperties(2), new ScriptTimer(new SimpleMeterRegistry()));
         }
     }
 }

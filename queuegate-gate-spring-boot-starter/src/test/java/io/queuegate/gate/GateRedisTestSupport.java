@@ -1,72 +1,54 @@
 package io.queuegate.gate;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 
 import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.core.testing.TestRedis;
 import io.queuegate.core.token.TokenCodec;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.data.domain.Range;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.connection.stream.MapRecord;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.ZSetOperations.TypedTuple;
 
 /**
- * Runs the gate against the real Redis on 127.0.0.1:6379. The server is shared: every test uses a random product
- * id, never registers it, and deletes only that product's keys afterwards.
+ * Runs the gate against the real Redis of {@link TestRedis}: every test uses a product of its own, never registers
+ * it, and deletes only that product's keys afterwards.
  */
 abstract class GateRedisTestSupport {
 
-    /** A fixed clock for the scripts: 2023-11-14T22:13:20Z. */
-    static final long NOW = 1_700_000_000_000L;
+    static final long NOW = TestRedis.NOW;
 
     static final String SECRET = "gate-test-token-secret-0123456789";
 
     static final int MAX_QUANTITY = 4;
 
-    static LettuceConnectionFactory connectionFactory;
-
-    static StringRedisTemplate redis;
+    static final StringRedisTemplate redis = TestRedis.template();
 
     final TokenCodec codec = new TokenCodec(SECRET);
 
     EntryGate gate;
 
+    StockLedger stockLedger;
+
+    BookingLookup bookingLookup;
+
     long product;
 
     QueueKeys keys;
-
-    @BeforeAll
-    static void connect() {
-        connectionFactory = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", 6379));
-        connectionFactory.afterPropertiesSet();
-        connectionFactory.start();
-        redis = new StringRedisTemplate(connectionFactory);
-        redis.afterPropertiesSet();
-    }
-
-    @AfterAll
-    static void disconnect() {
-        if (connectionFactory != null) {
-            connectionFactory.destroy();
-        }
-    }
 
     @BeforeEach
     void newProduct() {
         this.product = unusedProduct();
         this.keys = QueueKeys.of(this.product);
-        this.gate = new EntryGate(redis, this.codec, JsonMapper.shared(), new GateProperties(MAX_QUANTITY));
+        this.gate = new EntryGate(redis, this.codec, JsonMapper.shared(), new GateProperties(MAX_QUANTITY),
+                TestRedis.TIMER);
+        this.stockLedger = new StockLedger(redis);
+        this.bookingLookup = new BookingLookup(redis, JsonMapper.shared());
     }
 
     @AfterEach
@@ -74,14 +56,8 @@ abstract class GateRedisTestSupport {
         redis.delete(this.keys.all());
     }
 
-    /** A random product id none of whose keys exist, so another run on the same Redis is never touched. */
     static long unusedProduct() {
-        while (true) {
-            long candidate = ThreadLocalRandom.current().nextLong(1_000_000_000L, 9_000_000_000L);
-            if (redis.countExistingKeys(QueueKeys.of(candidate).all()) == 0) {
-                return candidate;
-            }
-        }
+        return TestRedis.unusedProduct(redis);
     }
 
     String token(String userId) {
@@ -124,12 +100,7 @@ abstract class GateRedisTestSupport {
 
     /** entry:{p}: user → expiry. */
     Map<String, Double> entries() {
-        Set<TypedTuple<String>> tuples = redis.opsForZSet().rangeWithScores(this.keys.entry(), 0, -1);
-        Map<String, Double> scores = new LinkedHashMap<>();
-        if (tuples != null) {
-            tuples.forEach((tuple) -> scores.put(tuple.getValue(), tuple.getScore()));
-        }
-        return scores;
+        return TestRedis.scores(redis, this.keys.entry());
     }
 
     Map<Object, Object> bookings() {

@@ -6,6 +6,7 @@ import java.time.Duration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.web.ApiException;
 import io.queuegate.web.ProblemCodes;
+import io.queuegate.gate.BookingLookup;
 import io.queuegate.gate.EntryGate;
 import io.queuegate.gate.GateProperties;
 import io.queuegate.gate.Reservation;
@@ -44,15 +45,18 @@ class BookingController {
 
     private final EntryGate gate;
 
+    private final BookingLookup bookings;
+
     private final BookingPublisher publisher;
 
     private final GateProperties gateProperties;
 
     private final MeterRegistry metrics;
 
-    BookingController(EntryGate gate, BookingPublisher publisher, GateProperties gateProperties,
-            MeterRegistry metrics) {
+    BookingController(EntryGate gate, BookingLookup bookings, BookingPublisher publisher,
+            GateProperties gateProperties, MeterRegistry metrics) {
         this.gate = gate;
+        this.bookings = bookings;
         this.publisher = publisher;
         this.gateProperties = gateProperties;
         this.metrics = metrics;
@@ -115,7 +119,7 @@ class BookingController {
     @ApiResponse(responseCode = "200", description = "The booking")
     @ApiResponse(responseCode = "404", description = "not_found")
     BookingResponse get(@PathVariable String bookingId) {
-        return this.gate.findBooking(bookingId)
+        return this.bookings.find(bookingId)
             .map(BookingResponse::of)
             .orElseThrow(() -> new ApiException(HttpStatus.NOT_FOUND, ProblemCodes.NOT_FOUND,
                     "No booking " + bookingId + "."));

@@ -1,7 +1,7 @@
 package io.queuegate.booking.stock;
 
 import io.queuegate.web.ProductIds;
-import io.queuegate.gate.EntryGate;
+import io.queuegate.gate.StockLedger;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -28,10 +28,10 @@ import org.springframework.web.bind.annotation.RestController;
 @SecurityRequirement(name = "admin")
 class StockController {
 
-    private final EntryGate gate;
+    private final StockLedger stock;
 
-    StockController(EntryGate gate) {
-        this.gate = gate;
+    StockController(StockLedger stock) {
+        this.stock = stock;
     }
 
     @PutMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -40,7 +40,7 @@ class StockController {
     @ApiResponse(responseCode = "401", description = "unauthorized")
     Stock put(@PathVariable("productId") String productIdText, @Valid @RequestBody StockRequest request) {
         long productId = ProductIds.parse(productIdText);
-        this.gate.setStock(productId, request.available());
+        this.stock.set(productId, request.available());
         return new Stock(productId, request.available());
     }
 
@@ -49,7 +49,7 @@ class StockController {
     @ApiResponse(responseCode = "200", description = "The stock; 0 for a product whose stock was never set")
     Stock get(@PathVariable("productId") String productIdText) {
         long productId = ProductIds.parse(productIdText);
-        return new Stock(productId, this.gate.stock(productId));
+        return new Stock(productId, this.stock.available(productId));
     }
 
 

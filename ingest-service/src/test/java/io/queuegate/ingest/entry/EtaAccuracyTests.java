@@ -15,15 +15,12 @@ import io.queuegate.core.queue.EntryStatusReader;
 import io.queuegate.core.queue.LineChunk;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.queue.WaitingLine;
-import org.junit.jupiter.api.AfterAll;
+import io.queuegate.core.testing.TestRedis;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -45,9 +42,7 @@ class EtaAccuracyTests {
 
     private static final long SALE_MS = 150_000;
 
-    private static LettuceConnectionFactory connectionFactory;
-
-    private static StringRedisTemplate redis;
+    private static final StringRedisTemplate redis = TestRedis.template();
 
     private long product;
 
@@ -55,24 +50,10 @@ class EtaAccuracyTests {
 
     private int admitPerSecond;
 
-    @BeforeAll
-    static void connect() {
-        connectionFactory = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", 6379));
-        connectionFactory.afterPropertiesSet();
-        connectionFactory.start();
-        redis = new StringRedisTemplate(connectionFactory);
-        redis.afterPropertiesSet();
-    }
-
-    @AfterAll
-    static void disconnect() {
-        connectionFactory.destroy();
-    }
-
     @BeforeEach
     void freeProduct() {
         this.product = LineFixture.freeProduct(redis);
-        this.line = new WaitingLine(redis);
+        this.line = new WaitingLine(redis, TestRedis.TIMER);
     }
 
     @AfterEach
@@ -98,8 +79,8 @@ class EtaAccuracyTests {
         boolean booking = arrivalsPerSecond == 0;
         // booked at random within the hold time: on average half of it, so the line moves at about 2 × places / hold
         double rate = booking ? 2.0 * maxActive / holdSeconds : arrivalsPerSecond;
-        Admission admission = new Admission(redis);
-        EntryStatusReader reader = new EntryStatusReader(redis);
+        Admission admission = new Admission(redis, TestRedis.TIMER);
+        EntryStatusReader reader = new EntryStatusReader(redis, TestRedis.TIMER);
         Random random = new Random(13);
 
         Deque<Joined> inLine = new ArrayDeque<>();

@@ -2,11 +2,11 @@ package io.queuegate.ingest.entry;
 
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 
 import io.queuegate.core.queue.LineChunk;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.queue.WaitingLine;
+import io.queuegate.core.testing.TestRedis;
 import io.queuegate.core.token.TokenCodec;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -22,12 +22,7 @@ final class LineFixture {
 
     /** A product id no key of this Redis uses yet. */
     static long freeProduct(StringRedisTemplate redis) {
-        long product;
-        do {
-            product = ThreadLocalRandom.current().nextLong(1_000_000_000L, 9_000_000_000L);
-        }
-        while (redis.countExistingKeys(QueueKeys.of(product).all()) > 0);
-        return product;
+        return TestRedis.unusedProduct(redis);
     }
 
     /**
@@ -43,7 +38,7 @@ final class LineFixture {
         for (int i = 0; i < offsets.length; i++) {
             offsets[i] = i;
         }
-        new WaitingLine(redis).append(new LineChunk(productId, "fixture:0", LineChunk.UNKNOWN, offsets, userIds));
+        new WaitingLine(redis, TestRedis.TIMER).append(new LineChunk(productId, "fixture:0", LineChunk.UNKNOWN, offsets, userIds));
     }
 
     /** The users of tokens this codec issued. */

@@ -23,11 +23,10 @@ import io.queuegate.core.queue.EntryState;
 import io.queuegate.core.queue.EntryStatus;
 import io.queuegate.core.queue.EntryStatusReader;
 import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.core.testing.TestRedis;
 import io.queuegate.core.token.EntryToken;
 import io.queuegate.web.ApiException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -48,29 +47,13 @@ import static org.awaitility.Awaitility.await;
  */
 class PollCoalescerTests {
 
-    static LettuceConnectionFactory connectionFactory;
-
-    static StringRedisTemplate redis;
+    static final StringRedisTemplate redis = TestRedis.template();
 
     long product;
 
     QueueKeys keys;
 
     SimpleMeterRegistry metrics = new SimpleMeterRegistry();
-
-    @BeforeAll
-    static void connect() {
-        connectionFactory = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", 6379));
-        connectionFactory.afterPropertiesSet();
-        connectionFactory.start();
-        redis = new StringRedisTemplate(connectionFactory);
-        redis.afterPropertiesSet();
-    }
-
-    @AfterAll
-    static void disconnect() {
-        connectionFactory.destroy();
-    }
 
     @BeforeEach
     void newProduct() {
@@ -95,7 +78,7 @@ class PollCoalescerTests {
             line.add(String.format("u-%04d", i));
         }
         LineFixture.append(redis, this.product, line);
-        EntryRemover remover = new EntryRemover(redis);
+        EntryRemover remover = new EntryRemover(redis, TestRedis.TIMER);
         // the leavers are at the back, so they change nobody's position
         line.subList(users, users + leavers)
             .forEach((user) -> remover.remove(new EntryToken(this.product, user, user)));
@@ -109,7 +92,7 @@ class PollCoalescerTests {
         AtomicLong polls = new AtomicLong();
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             Future<?> admitter = threads.submit(() -> {
-                Admission admission = new Admission(redis);
+                Admission admission = new Admission(redis, TestRedis.TIMER);
                 while (admittedAtLeast.get() < users) {
                     admittedAtMost.addAndGet(3);
                     AdmissionResult result = admission.admit(this.product, System.currentTimeMillis(), 3);
@@ -226,7 +209,7 @@ class PollCoalescerTests {
         try {
             StringRedisTemplate unreachable = new StringRedisTemplate(down);
             unreachable.afterPropertiesSet();
-            PollCoalescer coalescer = new PollCoalescer(new EntryStatusReader(unreachable),
+            PollCoalescer coalescer = new PollCoalescer(new EntryStatusReader(unreachable, TestRedis.TIMER),
                     new StatusPollProperties(128, 4096, Duration.ofSeconds(1)), this.metrics);
             List<Future<Throwable>> outcomes = new ArrayList<>();
             try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -253,7 +236,7 @@ class PollCoalescerTests {
     }
 
     private PollCoalescer coalescer(int maxBatch, int maxQueued) {
-        return new PollCoalescer(new EntryStatusReader(redis),
+        return new PollCoalescer(new EntryStatusReader(redis, TestRedis.TIMER),
                 new StatusPollProperties(maxBatch, maxQueued, Duration.ofSeconds(1)), this.metrics);
     }
 
@@ -282,7 +265,7 @@ class PollCoalescerTests {
         volatile CountDownLatch holdFirstCall;
 
         RecordingReader() {
-            super(new StringRedisTemplate());
+            super(new StringRedisTemplate(), TestRedis.TIMER);
         }
 
         @Override

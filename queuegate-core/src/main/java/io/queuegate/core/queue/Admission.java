@@ -5,8 +5,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 
-import io.micrometer.core.instrument.Metrics;
-
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** Runs one atomic admission step for one product; see {@code admit_batch.lua}. */
@@ -19,10 +17,6 @@ public class Admission {
     private final ScriptTimer timer;
 
     private final Keyspace keyspace;
-
-    public Admission(StringRedisTemplate redis) {
-        this(redis, new ScriptTimer(Metrics.globalRegistry));
-    }
 
     public Admission(StringRedisTemplate redis, ScriptTimer timer) {
         this(redis, timer, Keyspace.DEFAULT);

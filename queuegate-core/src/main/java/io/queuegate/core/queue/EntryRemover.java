@@ -4,8 +4,6 @@ import java.util.List;
 
 import io.queuegate.core.token.EntryToken;
 
-import io.micrometer.core.instrument.Metrics;
-
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** Takes a token out of the line or frees its entry slot; see {@code remove_entry.lua}. */
@@ -16,10 +14,6 @@ public class EntryRemover {
     private final ScriptTimer timer;
 
     private final Keyspace keyspace;
-
-    public EntryRemover(StringRedisTemplate redis) {
-        this(redis, new ScriptTimer(Metrics.globalRegistry));
-    }
 
     public EntryRemover(StringRedisTemplate redis, ScriptTimer timer) {
         this(redis, timer, Keyspace.DEFAULT);

@@ -5,8 +5,6 @@ import java.util.List;
 
 import io.queuegate.core.token.EntryToken;
 
-import io.micrometer.core.instrument.Metrics;
-
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** Reads tokens' statuses in one Redis round trip; see {@code read_status.lua}. */
@@ -23,10 +21,6 @@ public class EntryStatusReader {
     private final ScriptTimer timer;
 
     private final Keyspace keyspace;
-
-    public EntryStatusReader(StringRedisTemplate redis) {
-        this(redis, new ScriptTimer(Metrics.globalRegistry));
-    }
 
     public EntryStatusReader(StringRedisTemplate redis, ScriptTimer timer) {
         this(redis, timer, Keyspace.DEFAULT);

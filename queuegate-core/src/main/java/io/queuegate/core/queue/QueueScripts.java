@@ -11,6 +11,9 @@ import org.springframework.data.redis.core.script.RedisScript;
 /** The queue's Lua scripts, each read once from {@code META-INF/scripts/} and run by SHA. */
 public final class QueueScripts {
 
+    /** {@code time_ms()} and {@code now_ms(given)}, the clock every script may call; first, as the scripts use it. */
+    private static final String CLOCK = read("lib/clock");
+
     @SuppressWarnings("rawtypes")
     public static final RedisScript<List> APPEND_WAITING = of("append_waiting", List.class);
 
@@ -26,13 +29,23 @@ public final class QueueScripts {
     }
 
     /**
-     * Reads the script's text once. A script built from a resource would check the file's modification time
-     * inside the jar on every call, which was most of a status poll's CPU.
+     * Reads the script's text once, with the clock after its {@code #!lua} line (which must stay first). A script
+     * built from a resource would check the file's modification time inside the jar on every call, which was most
+     * of a status poll's CPU.
      */
     public static <T> RedisScript<T> of(String name, Class<T> resultType) {
+        return RedisScript.of(withClock(read(name)), resultType);
+    }
+
+    /** A script's text as Redis runs it: the clock after its {@code #!lua} line, or first when it has none. */
+    public static String withClock(String script) {
+        int shebang = script.startsWith("#!") ? script.indexOf('\n') + 1 : 0;
+        return script.substring(0, shebang) + CLOCK + script.substring(shebang);
+    }
+
+    private static String read(String name) {
         try {
-            return RedisScript.of(new ClassPathResource("META-INF/scripts/" + name + ".lua")
-                .getContentAsString(StandardCharsets.UTF_8), resultType);
+            return new ClassPathResource("META-INF/scripts/" + name + ".lua").getContentAsString(StandardCharsets.UTF_8);
         }
         catch (IOException ex) {
             throw new UncheckedIOException("no script META-INF/scripts/" + name + ".lua", ex);

@@ -12,7 +12,6 @@ import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
-import io.micrometer.core.instrument.Metrics;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -41,10 +40,6 @@ public class WaitingLine implements DisposableBean {
     private StatefulConnection<String, String> connection;
 
     private RedisClusterAsyncCommands<String, String> commands;
-
-    public WaitingLine(StringRedisTemplate redis) {
-        this(redis, new ScriptTimer(Metrics.globalRegistry));
-    }
 
     public WaitingLine(StringRedisTemplate redis, ScriptTimer timer) {
         this(redis, timer, Keyspace.DEFAULT);

@@ -11,6 +11,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
@@ -22,9 +23,12 @@ import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.codec.StringCodec;
 
+import io.queuegate.core.testing.TestRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -243,7 +247,7 @@ class AppendWaitingScriptTests extends RedisScriptTestSupport {
         List<String> log = users("u", 0, 6_000);
         List<Long> added = Collections.synchronizedList(new ArrayList<>());
         CountDownLatch start = new CountDownLatch(1);
-        WaitingLine other = new WaitingLine(redis);
+        WaitingLine other = new WaitingLine(redis, TestRedis.TIMER);
         try (ExecutorService pool = Executors.newFixedThreadPool(2)) {
             List<Future<?>> writers = new ArrayList<>();
             for (Object[] writer : new Object[][] { { this.waitingLine, 250 }, { other, 170 } }) {
@@ -313,14 +317,16 @@ class AppendWaitingScriptTests extends RedisScriptTestSupport {
     /** One connection, so that the pipelined commands reach Redis in order: on a cluster, to the product's node. */
     private RedisAsyncCommands<String, String> rawConnection() {
         StatefulRedisConnection<String, String> connection;
-        if (connectionFactory.getRequiredNativeClient() instanceof RedisClusterClient cluster) {
+        AbstractRedisClient client = ((LettuceConnectionFactory) redis.getRequiredConnectionFactory())
+            .getRequiredNativeClient();
+        if (client instanceof RedisClusterClient cluster) {
             StatefulRedisClusterConnection<String, String> routed = cluster.connect(StringCodec.UTF8);
             RedisURI node = routed.getPartitions().getPartitionBySlot(SlotHash.getSlot(this.keys.waiting())).getUri();
             connection = routed.getConnection(node.getHost(), node.getPort());
             this.closeAfter = routed;
         }
         else {
-            connection = ((RedisClient) connectionFactory.getRequiredNativeClient()).connect(StringCodec.UTF8);
+            connection = ((RedisClient) client).connect(StringCodec.UTF8);
             this.closeAfter = connection;
         }
         RedisAsyncCommands<String, String> commands = connection.async();

@@ -1,36 +1,26 @@
 package io.queuegate.core.queue;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 
+import io.queuegate.core.testing.TestRedis;
 import io.queuegate.core.token.EntryToken;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 
-import org.springframework.data.redis.connection.RedisClusterConfiguration;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.ZSetOperations.TypedTuple;
 
 /**
- * Runs the queue's scripts against the real Redis on 127.0.0.1:6379. The server is shared, so every test uses a
- * random product id and deletes only that product's keys afterwards.
+ * Runs the queue's scripts against the real Redis of {@link TestRedis}, each test on a product of its own whose
+ * keys it deletes afterwards.
  */
 abstract class RedisScriptTestSupport {
 
-    /** A fixed clock for the scripts: 2023-11-14T22:13:20Z. */
-    static final long NOW = 1_700_000_000_000L;
+    static final long NOW = TestRedis.NOW;
 
-    static LettuceConnectionFactory connectionFactory;
-
-    static StringRedisTemplate redis;
+    static final StringRedisTemplate redis = TestRedis.template();
 
     long product;
 
@@ -49,41 +39,16 @@ abstract class RedisScriptTestSupport {
 
     EntryRemover remover;
 
-    @BeforeAll
-    static void connect() {
-        // the Redis Cluster that SPRING_DATA_REDIS_CLUSTER_NODES names, as the services would use it (scripts/test-on-cluster.sh)
-        String cluster = System.getenv("SPRING_DATA_REDIS_CLUSTER_NODES");
-        connectionFactory = cluster == null || cluster.isBlank()
-                ? new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", 6379))
-                : new LettuceConnectionFactory(new RedisClusterConfiguration(List.of(cluster.split(","))));
-        connectionFactory.afterPropertiesSet();
-        connectionFactory.start();
-        redis = new StringRedisTemplate(connectionFactory);
-        redis.afterPropertiesSet();
-    }
-
-    @AfterAll
-    static void disconnect() {
-        if (connectionFactory != null) {
-            connectionFactory.destroy();
-        }
-    }
-
     @BeforeEach
     void newProduct() {
-        this.product = ThreadLocalRandom.current().nextLong(1_000_000_000L, 9_000_000_000L);
+        this.product = TestRedis.unusedProduct(redis);
         this.keys = QueueKeys.of(this.product);
-        // a random id could collide with another run's live product; never reuse one that has keys
-        while (redis.countExistingKeys(this.keys.all()) > 0) {
-            this.product = ThreadLocalRandom.current().nextLong(1_000_000_000L, 9_000_000_000L);
-            this.keys = QueueKeys.of(this.product);
-        }
         this.store = new QueueStore(redis);
-        this.waitingLine = new WaitingLine(redis);
+        this.waitingLine = new WaitingLine(redis, TestRedis.TIMER);
         this.line = new LogAppender(this.waitingLine, "test-topic:0");
-        this.admission = new Admission(redis);
-        this.statusReader = new EntryStatusReader(redis);
-        this.remover = new EntryRemover(redis);
+        this.admission = new Admission(redis, TestRedis.TIMER);
+        this.statusReader = new EntryStatusReader(redis, TestRedis.TIMER);
+        this.remover = new EntryRemover(redis, TestRedis.TIMER);
     }
 
     @AfterEach
@@ -132,11 +97,11 @@ abstract class RedisScriptTestSupport {
 
     /** Members in score order with their scores. */
     Map<String, Double> waitingScores() {
-        return zrangeWithScores(this.keys.waiting());
+        return TestRedis.scores(redis, this.keys.waiting());
     }
 
     Map<String, Double> entryScores() {
-        return zrangeWithScores(this.keys.entry());
+        return TestRedis.scores(redis, this.keys.entry());
     }
 
     long stat(String field) {
@@ -194,14 +159,5 @@ abstract class RedisScriptTestSupport {
     private static List<String> zrange(String key) {
         Set<String> members = redis.opsForZSet().range(key, 0, -1);
         return members == null ? List.of() : List.copyOf(members);
-    }
-
-    private static Map<String, Double> zrangeWithScores(String key) {
-        Set<TypedTuple<String>> tuples = redis.opsForZSet().rangeWithScores(key, 0, -1);
-        Map<String, Double> scores = new LinkedHashMap<>();
-        if (tuples != null) {
-            tuples.forEach((tuple) -> scores.put(tuple.getValue(), tuple.getScore()));
-        }
-        return scores;
     }
 }

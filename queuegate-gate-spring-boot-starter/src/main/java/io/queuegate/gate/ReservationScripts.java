@@ -1,0 +1,53 @@
+package io.queuegate.gate;
+
+import java.util.List;
+
+import io.queuegate.core.queue.Keyspace;
+import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.core.queue.QueueScripts;
+import io.queuegate.core.queue.ScriptTimer;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/** Runs the two gate scripts, which take the same keys in the same order. */
+class ReservationScripts {
+
+    @SuppressWarnings("rawtypes")
+    private static final RedisScript<List> CONSUME_ENTRY = QueueScripts.of("consume_entry", List.class);
+
+    private static final RedisScript<Long> RELEASE_RESERVATION = QueueScripts.of("release_reservation", Long.class);
+
+    private final StringRedisTemplate redis;
+
+    private final ScriptTimer timer;
+
+    private final Keyspace keyspace;
+
+    ReservationScripts(StringRedisTemplate redis, ScriptTimer timer, Keyspace keyspace) {
+        this.redis = redis;
+        this.timer = timer;
+        this.keyspace = keyspace;
+    }
+
+    /** {@code consume_entry.lua}: its raw reply, {@code RESERVED}, {@code SOLD_OUT} or {@code NOT_ADMITTED}. */
+    List<?> consume(long productId, String userId, int quantity, long nowMillis, String bookingId, String record) {
+        return this.timer.time("consume_entry", () -> this.redis.execute(CONSUME_ENTRY, keys(productId), userId,
+                Integer.toString(quantity), Long.toString(nowMillis), bookingId, record));
+    }
+
+    /** {@code release_reservation.lua}: true when this call undid the reservation. */
+    boolean release(Reservation reservation) {
+        Long released = this.timer.time("release_reservation", () -> this.redis.execute(RELEASE_RESERVATION,
+                keys(reservation.productId()), reservation.userId(), Integer.toString(reservation.quantity()),
+                Long.toString(reservation.entryExpiresAt()), reservation.bookingId()));
+        return released != null && released > 0;
+    }
+
+    /** The keys both gate scripts take, in their KEYS order. */
+    private List<String> keys(long productId) {
+        QueueKeys keys = this.keyspace.product(productId);
+        return List.of(keys.entry(), keys.stock(), keys.bookings(), keys.stats(), keys.audit(), keys.reservations(),
+                keys.gone());
+    }
+}
