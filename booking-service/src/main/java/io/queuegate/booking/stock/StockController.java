@@ -1,5 +1,8 @@
 package io.queuegate.booking.stock;
 
+import java.time.Duration;
+
+import io.queuegate.core.web.ApiException;
 import io.queuegate.core.web.ProductIds;
 import io.queuegate.gate.EntryGate;
 import io.swagger.v3.oas.annotations.Operation;
@@ -28,19 +31,30 @@ import org.springframework.web.bind.annotation.RestController;
 @SecurityRequirement(name = "admin")
 class StockController {
 
+    private static final Duration RETRY_AFTER = Duration.ofSeconds(1);
+
     private final EntryGate gate;
 
-    StockController(EntryGate gate) {
+    private final StockSetting setting;
+
+    StockController(EntryGate gate, StockSetting setting) {
         this.gate = gate;
+        this.setting = setting;
     }
 
     @PutMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(operationId = "setStock", summary = "Set the units left to sell")
     @ApiResponse(responseCode = "200", description = "The stock")
     @ApiResponse(responseCode = "401", description = "unauthorized")
+    @ApiResponse(responseCode = "503", description = "unavailable: not stored in Kafka; set it again")
     Stock put(@PathVariable("productId") String productIdText, @Valid @RequestBody StockRequest request) {
         long productId = ProductIds.parse(productIdText);
-        this.gate.setStock(productId, request.available());
+        try {
+            this.setting.set(productId, request.available());
+        }
+        catch (Exception ex) {
+            throw ApiException.unavailable("The stock could not be stored durably; set it again.", RETRY_AFTER);
+        }
         return new Stock(productId, request.available());
     }
 
