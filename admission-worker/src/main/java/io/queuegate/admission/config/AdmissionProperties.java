@@ -27,6 +27,8 @@ import org.springframework.validation.annotation.Validated;
  *     with the audit and bookings topics, when Redis lost the sale
  * @param bookingsTopic the topic booking-service publishes bookings to; read when Redis lost the sale, so that
  *     consumed tokens stay consumed and the stock comes back as set minus what was booked
+ * @param leavesTopic the topic ingest-service publishes leaves to; read when Redis lost the sale, so that nobody
+ *     who left is placed again
  * @param retention how long the entries and audit topics keep their records when the worker creates them: a Redis
  *     that loses the sale gets back only what is still there, so keep it at least as long as a sale
  * @param lossCheckInterval pause between two checks that Redis still holds the lines the writer applied, so that a
@@ -46,6 +48,7 @@ public record AdmissionProperties(
         @DefaultValue("queuegate.entries.DLT") @NotBlank String deadLetterTopic,
         @DefaultValue("queuegate.sale") @NotBlank String saleTopic,
         @DefaultValue("queuegate.bookings") @NotBlank String bookingsTopic,
+        @DefaultValue("queuegate.leaves") @NotBlank String leavesTopic,
         @DefaultValue("7d") @NotNull Duration retention,
         @DefaultValue("1s") @NotNull Duration lossCheckInterval) {
 }

@@ -12,7 +12,8 @@ import io.queuegate.core.queue.QueueSettings;
 
 /**
  * What the durable records say about each product's sale, folded in log order: the last queue settings and stock
- * setting (the sale topic), the line's state changes (the audit topic) and the bookings (the bookings topic). Pure;
+ * setting (the sale topic), the line's state changes (the audit topic), the leaves (the leaves topic) and the
+ * bookings (the bookings topic). Pure;
  * {@link SaleRestore} reads the topics into it and writes the result to Redis.
  */
 final class SaleLedger {
@@ -58,6 +59,11 @@ final class SaleLedger {
         }
     }
 
+    /** A leave stored in Kafka: the user never gets a place again. */
+    void left(long productId, String userId) {
+        product(productId).left.add(userId);
+    }
+
     /** A booking stored in Kafka: its token is used, whatever the audit trail said after it. */
     void booked(long productId, String bookingId, String userId, int quantity, String record) {
         ProductSale sale = product(productId);
@@ -80,6 +86,8 @@ final class SaleLedger {
 
         final Set<String> booked = new HashSet<>();
 
+        final Set<String> left = new HashSet<>();
+
         /** Booking id → the booking as the gate stores it. */
         final Map<String, String> bookings = new HashMap<>();
 
@@ -89,6 +97,7 @@ final class SaleLedger {
         Set<String> goneUsers() {
             Set<String> all = new HashSet<>(this.gone);
             all.addAll(this.booked);
+            all.addAll(this.left);
             return all;
         }
 
@@ -96,7 +105,7 @@ final class SaleLedger {
         Map<String, Long> entries() {
             Map<String, Long> live = new LinkedHashMap<>();
             this.admittedUntil.forEach((user, until) -> {
-                if (!this.gone.contains(user) && !this.booked.contains(user)) {
+                if (!this.gone.contains(user) && !this.booked.contains(user) && !this.left.contains(user)) {
                     live.put(user, until);
                 }
             });

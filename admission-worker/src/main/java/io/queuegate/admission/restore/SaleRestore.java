@@ -36,8 +36,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * Gives a Redis that lost the sale back everything but the lines, from durable records, before the lines are
- * replayed: the queues' settings and stock settings (the compacted sale topic), the admissions, leaves, expiries
- * and abandonments (the audit topic) and the bookings (the bookings topic). So a used token stays used (its user is
+ * replayed: the queues' settings and stock settings (the compacted sale topic), the leaves (the leaves topic), the
+ * admissions, expiries and abandonments (the audit topic) and the bookings (the bookings topic). So a used token stays used (its user is
  * gone before the line is replayed, and is not placed again), the stock comes back as set minus what was booked
  * since, and admitted users get their entries back instead of a place in the line, never more than were admitted.
  *
@@ -45,7 +45,8 @@ import org.springframework.stereotype.Component;
  * thread, before it reads the entries topic again: nobody can be placed, admitted or book before it is done. Every
  * write is idempotent, so two workers restoring at once, or a restore repeated after a failure, are safe. What it
  * cannot give back: the audit trail's last changes not yet relayed when Redis lost them (up to one relay interval,
- * 0.5 s by default): such an admission is made again, such a leave or expiry is undone.
+ * 0.5 s by default): such an admission is made again (the user is back at the head of the line), such an expiry
+ * or abandonment is undone (the user is back in the line at the same place).
  */
 @Component
 public class SaleRestore {
@@ -88,6 +89,7 @@ public class SaleRestore {
         SaleLedger ledger = new SaleLedger();
         long records = read(this.properties.saleTopic(), record -> sale(ledger, record))
                 + read(this.properties.auditTopic(), record -> audit(ledger, record))
+                + read(this.properties.leavesTopic(), record -> left(ledger, record))
                 + read(this.properties.bookingsTopic(), record -> booking(ledger, record));
         ledger.products().forEach(this::write);
         log.warn("restored the sale of {} products from {} records in {} ms", ledger.products().size(), records,
@@ -154,6 +156,11 @@ public class SaleRestore {
         JsonNode expiresAt = event.path("expiresAt");
         ledger.changed(productId, event.path("type").asString(), users,
                 expiresAt.isNumber() ? expiresAt.asLong() : null);
+    }
+
+    private void left(SaleLedger ledger, ConsumerRecord<String, byte[]> record) {
+        JsonNode leave = this.json.readTree(record.value());
+        ledger.left(leave.path("productId").asLong(), leave.path("userId").asString());
     }
 
     private void booking(SaleLedger ledger, ConsumerRecord<String, byte[]> record) {

@@ -6,6 +6,7 @@ import io.queuegate.core.web.RequestBodyLimitFilter;
 import io.queuegate.core.web.WebProperties;
 
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
 
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -20,7 +21,16 @@ class IngestConfiguration {
 
     @Bean
     NewTopic entriesTopic(IngestProperties properties) {
-        return TopicBuilder.name(properties.topic()).partitions(properties.partitions()).build();
+        return TopicBuilder.name(properties.topic()).partitions(properties.partitions())
+            .config(TopicConfig.RETENTION_MS_CONFIG, Long.toString(properties.retention().toMillis()))
+            .build();
+    }
+
+    @Bean
+    NewTopic leavesTopic(IngestProperties properties) {
+        return TopicBuilder.name(properties.leavesTopic()).partitions(properties.partitions())
+            .config(TopicConfig.RETENTION_MS_CONFIG, Long.toString(properties.retention().toMillis()))
+            .build();
     }
 
     /** A shop's own page may put the line into itself with queuegate.js when its origin is allowed. */

@@ -9,6 +9,9 @@ public final class Topics {
     /** Bookings, keyed by product id. */
     public static final String BOOKINGS = "queuegate.bookings";
 
+    /** Leaves ({@link EntryLeft}), keyed by product id. */
+    public static final String LEAVES = "queuegate.leaves";
+
     /** The line's state changes ({@link EntriesChanged}), relayed from Redis, keyed by product id. */
     public static final String AUDIT = "queuegate.audit";
 
