@@ -75,7 +75,7 @@ final class LineRebuild implements ConsumerAwareRebalanceListener, OffsetAndMeta
         if (!replay.isEmpty()) {
             log.warn("Redis does not hold what the committed offsets of {} say was applied (lines' epoch {}): "
                     + "rebuilding their lines from the start of the log", replay, redis.epoch());
-            restoreSale();
+            restoreSale(redis);
             consumer.seekToBeginning(replay);
         }
     }
@@ -85,11 +85,11 @@ final class LineRebuild implements ConsumerAwareRebalanceListener, OffsetAndMeta
      * enter event that placed them is applied again. Retried while Kafka or Redis does not answer, within the
      * consumer's poll interval.
      */
-    private void restoreSale() {
+    private void restoreSale(LineEpoch.Reading redis) {
         long deadline = System.nanoTime() + RESTORE_DEADLINE.toNanos();
         for (long pause = 100;; pause = Math.min(pause * 2, 5_000)) {
             try {
-                this.sale.restore();
+                this.sale.restore(redis.epoch(), redis.wasMissing());
                 return;
             }
             catch (RuntimeException ex) {

@@ -55,6 +55,8 @@ public class SaleRestore {
 
     private static final RedisScript<Long> RESTORE_PLACES = QueueScripts.of("restore_places", Long.class);
 
+    private static final RedisScript<Long> BEGIN_RESTORE = QueueScripts.of("begin_restore", Long.class);
+
     private static final RedisScript<Long> RESTORE_STOCK = QueueScripts.of("restore_stock", Long.class);
 
     private static final int SLICE = 1000;
@@ -83,15 +85,21 @@ public class SaleRestore {
         this.json = json;
     }
 
-    /** Reads the three topics to their current ends and writes what they say to Redis. */
-    public void restore() {
+    /**
+     * Reads the topics to their current ends and writes what they say to Redis.
+     *
+     * @param epoch the lines' epoch of the Redis restored
+     * @param foundEmpty whether the writer found that Redis without an epoch: whatever its lines hold then came from
+     *     stale writes, and is dropped before the replay
+     */
+    public void restore(String epoch, boolean foundEmpty) {
         long started = System.nanoTime();
         SaleLedger ledger = new SaleLedger();
         long records = read(this.properties.saleTopic(), record -> sale(ledger, record))
                 + read(this.properties.auditTopic(), record -> audit(ledger, record))
                 + read(this.properties.leavesTopic(), record -> left(ledger, record))
                 + read(this.properties.bookingsTopic(), record -> booking(ledger, record));
-        ledger.products().forEach(this::write);
+        ledger.products().forEach((productId, sale) -> write(productId, sale, epoch, foundEmpty));
         log.warn("restored the sale of {} products from {} records in {} ms", ledger.products().size(), records,
                 (System.nanoTime() - started) / 1_000_000);
     }
@@ -172,8 +180,10 @@ public class SaleRestore {
     }
 
     /** Gone first, so that nobody used is given an entry; the settings last, so that the tick starts on the rest. */
-    private void write(long productId, SaleLedger.ProductSale sale) {
+    private void write(long productId, SaleLedger.ProductSale sale, String epoch, boolean foundEmpty) {
         QueueKeys keys = QueueKeys.of(productId);
+        this.redis.execute(BEGIN_RESTORE, List.of(keys.waiting(), keys.seen(), keys.stats()), epoch,
+                foundEmpty ? "1" : "0");
         List<String> placeKeys = List.of(keys.waiting(), keys.entry(), keys.gone(), keys.bookings());
         List<String> gone = new ArrayList<>(sale.goneUsers());
         for (int from = 0; from < gone.size(); from += SLICE) {

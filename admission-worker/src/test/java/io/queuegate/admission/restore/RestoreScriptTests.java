@@ -1,6 +1,7 @@
 package io.queuegate.admission.restore;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 import io.queuegate.core.queue.QueueKeys;
@@ -25,6 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RestoreScriptTests {
 
     private static final RedisScript<Long> RESTORE_PLACES = QueueScripts.of("restore_places", Long.class);
+
+    private static final RedisScript<Long> BEGIN_RESTORE = QueueScripts.of("begin_restore", Long.class);
 
     private static final RedisScript<Long> RESTORE_STOCK = QueueScripts.of("restore_stock", Long.class);
 
@@ -131,6 +134,37 @@ class RestoreScriptTests {
 
         assertThat(stock(20, "0")).isEqualTo(1);
         assertThat(redis.opsForValue().get(this.keys.stock())).as("never below zero").isEqualTo("0");
+    }
+
+    private long begin(String epoch, boolean foundEmpty) {
+        return redis.execute(BEGIN_RESTORE, List.of(this.keys.waiting(), this.keys.seen(), this.keys.stats()), epoch,
+                foundEmpty ? "1" : "0");
+    }
+
+    @Test
+    void onARedisFoundEmptyTheFirstRestoreDropsWhatStaleWritesPutInTheLine() {
+        redis.opsForZSet().add(this.keys.waiting(), "stale", 1);
+        redis.opsForZSet().add(this.keys.seen(), "stale", 1);
+        redis.opsForHash().putAll(this.keys.stats(), Map.of("applied:queuegate.entries:3", "41", "seq", "1",
+                "enteredTotal", "1", "bookedUnits", "4"));
+
+        assertThat(begin("e2", true)).isEqualTo(1);
+        assertThat(redis.hasKey(this.keys.waiting())).isFalse();
+        assertThat(redis.hasKey(this.keys.seen())).isFalse();
+        assertThat(redis.opsForHash().entries(this.keys.stats()))
+            .isEqualTo(Map.of("bookedUnits", "4", "restoredFor", "e2"));
+
+        // a second restore for the same epoch, by a worker that may be replaying already, drops nothing
+        redis.opsForZSet().add(this.keys.waiting(), "replayed", 1);
+        assertThat(begin("e2", true)).isZero();
+        assertThat(redis.opsForZSet().range(this.keys.waiting(), 0, -1)).containsExactly("replayed");
+    }
+
+    @Test
+    void aRedisThatKeptItsIdKeepsItsLine() {
+        redis.opsForZSet().add(this.keys.waiting(), "kept", 1);
+        assertThat(begin("e3", false)).isEqualTo(1);
+        assertThat(redis.opsForZSet().range(this.keys.waiting(), 0, -1)).containsExactly("kept");
     }
 
     @Test
