@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 import io.queuegate.core.token.EntryToken;
 import io.queuegate.core.token.TokenCodec;
-import io.queuegate.core.web.AdminTokenInterceptor;
+import io.queuegate.web.AdminTokenInterceptor;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

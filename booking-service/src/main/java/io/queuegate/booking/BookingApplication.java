@@ -2,7 +2,7 @@ package io.queuegate.booking;
 
 import java.util.Map;
 
-import io.queuegate.core.ops.OpsConfiguration;
+import io.queuegate.web.ops.OpsConfiguration;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;

@@ -1,7 +1,7 @@
 package io.queuegate.ingest;
 
 import io.queuegate.core.QueueCoreConfiguration;
-import io.queuegate.core.ops.OpsConfiguration;
+import io.queuegate.web.ops.OpsConfiguration;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;

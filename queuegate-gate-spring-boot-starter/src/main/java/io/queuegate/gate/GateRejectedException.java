@@ -1,7 +1,7 @@
 package io.queuegate.gate;
 
-import io.queuegate.core.web.ApiException;
-import io.queuegate.core.web.ProblemCodes;
+import io.queuegate.web.ApiException;
+import io.queuegate.web.ProblemCodes;
 
 import org.springframework.http.HttpStatus;
 

@@ -14,8 +14,6 @@ public class GateRejectionHandler {
 
     @ExceptionHandler(GateRejectedException.class)
     ResponseEntity<ProblemDetail> handle(GateRejectedException ex) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(ex.status(), ex.getMessage());
-        problem.setProperty("code", ex.code());
-        return ResponseEntity.status(ex.status()).body(problem);
+        return ex.toResponse();
     }
 }

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.queuegate.core.queue.QueueScripts;
-import io.queuegate.core.web.ProblemCodes;
+import io.queuegate.web.ProblemCodes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

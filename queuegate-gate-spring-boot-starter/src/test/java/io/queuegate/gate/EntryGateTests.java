@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
 
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.token.TokenCodec;
-import io.queuegate.core.web.ProblemCodes;
+import io.queuegate.web.ProblemCodes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.NullAndEmptySource;

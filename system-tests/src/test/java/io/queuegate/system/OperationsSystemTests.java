@@ -84,11 +84,19 @@ class OperationsSystemTests {
         this.stack.setStock(this.productId, 5);
         assertThat(this.stack.book(this.productId, first).status()).isEqualTo(201);
 
+        assertThat(get(this.stack.ingest, "/livez").status()).isEqualTo(200);
         String ingest = manage(this.stack.ingest, "/actuator/prometheus").response().body();
         assertThat(ingest).contains("queuegate_enters_total{outcome=\"accepted\"")
             .contains("queuegate_problems_total{code=\"invalid_request\"")
             .contains("queuegate_status_polls_total{")
-            .contains("queuegate_script_seconds_count{script=\"read_status\"");
+            .contains("queuegate_script_seconds_count{script=\"read_status\"")
+            .contains("queuegate_enter_round_seconds_count");
+        // enters and polls are counted above, not timed per request (BurstPathObservations)
+        assertThat(ingest.lines().filter(line -> line.startsWith("http_server_requests_seconds_count{")))
+            .noneMatch(line -> line.contains("method=\"POST\"") && line.contains("uri=\"/api/v1/queues/{productId}/entries\""))
+            .noneMatch(line -> line.contains("method=\"GET\"")
+                    && line.contains("uri=\"/api/v1/queues/{productId}/entries/{token}\""))
+            .anyMatch(line -> line.contains("uri=\"/livez\""));
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
                 manage(this.stack.worker, "/actuator/prometheus").response().body())
             .contains("queuegate_admissions_total")

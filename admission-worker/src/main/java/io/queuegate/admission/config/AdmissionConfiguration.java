@@ -1,9 +1,9 @@
 package io.queuegate.admission.config;
 
-import io.queuegate.core.web.AdminAccess;
-import io.queuegate.core.web.AdminProperties;
-import io.queuegate.core.web.ApiWebConfiguration;
-import io.queuegate.core.web.RequestBodyLimitFilter;
+import io.queuegate.web.AdminAccess;
+import io.queuegate.web.AdminProperties;
+import io.queuegate.web.ApiWebConfiguration;
+import io.queuegate.web.RequestBodyLimitFilter;
 
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.TopicConfig;

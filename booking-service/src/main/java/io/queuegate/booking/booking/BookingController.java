@@ -4,8 +4,8 @@ import java.net.URI;
 import java.time.Duration;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.queuegate.core.web.ApiException;
-import io.queuegate.core.web.ProblemCodes;
+import io.queuegate.web.ApiException;
+import io.queuegate.web.ProblemCodes;
 import io.queuegate.gate.EntryGate;
 import io.queuegate.gate.GateProperties;
 import io.queuegate.gate.Reservation;

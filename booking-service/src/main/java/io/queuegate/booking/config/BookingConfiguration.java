@@ -1,11 +1,11 @@
 package io.queuegate.booking.config;
 
-import io.queuegate.core.web.AdminAccess;
-import io.queuegate.core.web.AdminProperties;
-import io.queuegate.core.web.ApiWebConfiguration;
-import io.queuegate.core.web.CrossOriginAccess;
-import io.queuegate.core.web.RequestBodyLimitFilter;
-import io.queuegate.core.web.WebProperties;
+import io.queuegate.web.AdminAccess;
+import io.queuegate.web.AdminProperties;
+import io.queuegate.web.ApiWebConfiguration;
+import io.queuegate.web.CrossOriginAccess;
+import io.queuegate.web.RequestBodyLimitFilter;
+import io.queuegate.web.WebProperties;
 
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.TopicConfig;

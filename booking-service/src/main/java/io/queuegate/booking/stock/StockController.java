@@ -2,9 +2,9 @@ package io.queuegate.booking.stock;
 
 import java.time.Duration;
 
-import io.queuegate.core.web.ApiException;
-import io.queuegate.core.web.ProductIds;
 import io.queuegate.gate.EntryGate;
+import io.queuegate.web.ApiException;
+import io.queuegate.web.ProductIds;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;

@@ -1,13 +1,15 @@
 package io.queuegate.ingest.config;
 
-import io.queuegate.core.web.ApiWebConfiguration;
-import io.queuegate.core.web.CrossOriginAccess;
-import io.queuegate.core.web.RequestBodyLimitFilter;
-import io.queuegate.core.web.WebProperties;
+import io.queuegate.web.ApiWebConfiguration;
+import io.queuegate.web.CrossOriginAccess;
+import io.queuegate.web.RequestBodyLimitFilter;
+import io.queuegate.web.WebProperties;
+import io.queuegate.ingest.entry.BurstPathObservations;
 
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.TopicConfig;
 
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -37,6 +39,13 @@ class IngestConfiguration {
     @Bean
     CrossOriginAccess crossOriginAccess(WebProperties web) {
         return new CrossOriginAccess(web, "/api/v1/queues/**", "GET", "POST", "DELETE");
+    }
+
+    /** Enters and polls skip the per-request HTTP timer and span unless asked for (see BurstPathObservations). */
+    @Bean
+    @ConditionalOnBooleanProperty(name = "queuegate.ingest.observe-burst-paths", havingValue = false, matchIfMissing = true)
+    BurstPathObservations burstPathObservations() {
+        return new BurstPathObservations();
     }
 
     @Bean

@@ -11,6 +11,9 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.queuegate.core.event.EntriesRequested;
 import io.queuegate.core.event.EntriesRequested.Entry;
 
@@ -51,11 +54,23 @@ final class EnterGroupCommit implements AutoCloseable {
 
     private final Thread flusher;
 
+    /** Per round, not per enter: what an enter waited for Kafka, at the cost of one sample per round. */
+    private final Timer roundTimes;
+
+    private final DistributionSummary roundSizes;
+
     private volatile boolean running = true;
 
     EnterGroupCommit(KafkaTemplate<String, Object> kafka, String topic, Duration publishTimeout,
-            int maxEntriesPerRecord) {
+            int maxEntriesPerRecord, MeterRegistry metrics) {
         this.kafka = kafka;
+        this.roundTimes = Timer.builder("queuegate.enter.round")
+            .description("From sending a group commit round to Kafka's acknowledgement of all of it")
+            .publishPercentileHistogram()
+            .register(metrics);
+        this.roundSizes = DistributionSummary.builder("queuegate.enter.round.size")
+            .description("Enters in one group commit round")
+            .register(metrics);
         this.topic = topic;
         this.publishTimeout = publishTimeout;
         this.maxEntriesPerRecord = maxEntriesPerRecord;
@@ -101,6 +116,8 @@ final class EnterGroupCommit implements AutoCloseable {
 
     /** Sends one round and waits, at most publishTimeout, for all of its acknowledgements. */
     private void publish(List<Pending> round) throws InterruptedException {
+        long started = System.nanoTime();
+        this.roundSizes.record(round.size());
         List<CompletableFuture<?>> acks = new ArrayList<>();
         for (List<Pending> record : records(round)) {
             acks.add(send(record));
@@ -108,6 +125,7 @@ final class EnterGroupCommit implements AutoCloseable {
         try {
             CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new))
                 .get(this.publishTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            this.roundTimes.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
         }
         catch (ExecutionException ex) {
             // each record's own callback already failed its enters

@@ -3,8 +3,9 @@ package io.queuegate.ingest.entry;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.core.event.EntriesRequested.Entry;
-import io.queuegate.core.web.ApiException;
+import io.queuegate.web.ApiException;
 import io.queuegate.ingest.config.IngestProperties;
 
 import org.slf4j.Logger;
@@ -32,11 +33,11 @@ class EntryPublisher implements DisposableBean {
 
     private final EnterGroupCommit groupCommit;
 
-    EntryPublisher(KafkaTemplate<String, Object> kafka, IngestProperties properties) {
+    EntryPublisher(KafkaTemplate<String, Object> kafka, IngestProperties properties, MeterRegistry metrics) {
         this.properties = properties;
         this.inFlight = new Semaphore(properties.maxInFlight());
         this.groupCommit = new EnterGroupCommit(kafka, properties.topic(), properties.publishTimeout(),
-                properties.maxEntriesPerRecord());
+                properties.maxEntriesPerRecord(), metrics);
     }
 
     void publish(long productId, Entry entry) {

@@ -4,8 +4,8 @@ import java.util.concurrent.TimeUnit;
 
 import io.queuegate.core.event.EntryLeft;
 import io.queuegate.core.token.EntryToken;
-import io.queuegate.core.web.ApiException;
 import io.queuegate.ingest.config.IngestProperties;
+import io.queuegate.web.ApiException;
 
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.stereotype.Component;

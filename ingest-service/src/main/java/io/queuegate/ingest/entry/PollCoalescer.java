@@ -16,7 +16,7 @@ import io.queuegate.core.queue.EntryState;
 import io.queuegate.core.queue.EntryStatusReader;
 import io.queuegate.core.queue.ScriptTime;
 import io.queuegate.core.token.EntryToken;
-import io.queuegate.core.web.ApiException;
+import io.queuegate.web.ApiException;
 
 import org.springframework.stereotype.Component;
 

@@ -6,8 +6,8 @@ import com.github.benmanes.caffeine.cache.CacheLoader;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.LoadingCache;
 import io.queuegate.core.queue.QueueStore;
-import io.queuegate.core.web.ApiException;
-import io.queuegate.core.web.ProblemCodes;
+import io.queuegate.web.ApiException;
+import io.queuegate.web.ProblemCodes;
 import io.queuegate.ingest.config.IngestProperties;
 
 import org.springframework.http.HttpStatus;

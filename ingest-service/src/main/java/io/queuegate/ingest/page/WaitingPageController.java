@@ -3,7 +3,7 @@ package io.queuegate.ingest.page;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 
-import io.queuegate.core.web.ProductIds;
+import io.queuegate.web.ProductIds;
 import io.swagger.v3.oas.annotations.Hidden;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;

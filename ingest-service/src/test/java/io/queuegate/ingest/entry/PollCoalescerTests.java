@@ -24,7 +24,7 @@ import io.queuegate.core.queue.EntryStatus;
 import io.queuegate.core.queue.EntryStatusReader;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.token.EntryToken;
-import io.queuegate.core.web.ApiException;
+import io.queuegate.web.ApiException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;

@@ -1,0 +1,64 @@
+package io.queuegate.web;
+
+import java.time.Duration;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+
+/**
+ * A refusal the client should read: an HTTP status, a stable machine-readable {@code code} and a sentence.
+ * Rendered as RFC 9457 {@code application/problem+json} by {@link ApiProblemHandler}.
+ */
+public class ApiException extends RuntimeException {
+
+    private final HttpStatus status;
+
+    private final String code;
+
+    private final Duration retryAfter;
+
+    public ApiException(HttpStatus status, String code, String detail) {
+        this(status, code, detail, null);
+    }
+
+    public ApiException(HttpStatus status, String code, String detail, Duration retryAfter) {
+        super(detail, null, false, false);
+        this.status = status;
+        this.code = code;
+        this.retryAfter = retryAfter;
+    }
+
+    public HttpStatus status() {
+        return this.status;
+    }
+
+    public String code() {
+        return this.code;
+    }
+
+    /** When the client may try again, for 429 and 503; null otherwise. */
+    public Duration retryAfter() {
+        return this.retryAfter;
+    }
+
+    /** The answer: problem+json with the code, and Retry-After in whole seconds (at least 1) when there is one. */
+    public ResponseEntity<ProblemDetail> toResponse() {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(this.status, getMessage());
+        problem.setProperty("code", this.code);
+        ResponseEntity.BodyBuilder response = ResponseEntity.status(this.status);
+        if (this.retryAfter != null) {
+            response.header(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, (this.retryAfter.toMillis() + 999) / 1000)));
+        }
+        return response.body(problem);
+    }
+
+    public static ApiException invalidRequest(String detail) {
+        return new ApiException(HttpStatus.BAD_REQUEST, ProblemCodes.INVALID_REQUEST, detail);
+    }
+
+    public static ApiException unavailable(String detail, Duration retryAfter) {
+        return new ApiException(HttpStatus.SERVICE_UNAVAILABLE, ProblemCodes.UNAVAILABLE, detail, retryAfter);
+    }
+}

@@ -1,0 +1,107 @@
+package io.queuegate.web;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Metrics;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.dao.DataAccessException;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+
+/**
+ * Renders every refusal as {@code application/problem+json} with a {@code code} member: the project's own
+ * {@link ApiException}s, Spring MVC's (bad JSON, wrong media type, unknown path) and a store that is down.
+ */
+@RestControllerAdvice
+public class ApiProblemHandler extends ResponseEntityExceptionHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(ApiProblemHandler.class);
+
+    /** How long a client should wait after Redis failed to answer. */
+    private static final String STORE_RETRY_AFTER_SECONDS = "1";
+
+    private final MeterRegistry registry;
+
+    public ApiProblemHandler(ObjectProvider<MeterRegistry> registry) {
+        this.registry = registry.getIfAvailable(() -> Metrics.globalRegistry);
+    }
+
+    /** Counts every refusal by its code: {@code queuegate.problems{code, status}}. */
+    private ProblemDetail counted(ProblemDetail problem) {
+        Object code = problem.getProperties() == null ? null : problem.getProperties().get("code");
+        this.registry.counter("queuegate.problems", "code", String.valueOf(code), "status",
+                Integer.toString(problem.getStatus())).increment();
+        return problem;
+    }
+
+    @ExceptionHandler(ApiException.class)
+    ResponseEntity<ProblemDetail> handleApiException(ApiException ex) {
+        ResponseEntity<ProblemDetail> response = ex.toResponse();
+        counted(response.getBody());
+        return response;
+    }
+
+    /** Redis did not answer in time or refused: the client may retry; nothing was half-written by a script. */
+    @ExceptionHandler(DataAccessException.class)
+    ResponseEntity<ProblemDetail> handleStoreFailure(DataAccessException ex) {
+        log.warn("Redis failed: {}", ex.getMessage());
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE,
+                "The queue store is not answering; try again shortly.");
+        problem.setProperty("code", ProblemCodes.UNAVAILABLE);
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+            .header(HttpHeaders.RETRY_AFTER, STORE_RETRY_AFTER_SECONDS)
+            .body(counted(problem));
+    }
+
+    /** A body cut off at the size limit is too large, not malformed. */
+    @Override
+    protected ResponseEntity<Object> handleHttpMessageNotReadable(
+            HttpMessageNotReadableException ex, HttpHeaders headers,
+            HttpStatusCode status, WebRequest request) {
+        for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+            if (cause instanceof RequestBodyLimitFilter.BodyTooLargeException tooLarge) {
+                ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONTENT_TOO_LARGE,
+                        tooLarge.getMessage());
+                problem.setProperty("code", ProblemCodes.PAYLOAD_TOO_LARGE);
+                return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).body(counted(problem));
+            }
+        }
+        return super.handleHttpMessageNotReadable(ex, headers, status, request);
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleExceptionInternal(Exception ex, Object body, HttpHeaders headers,
+            HttpStatusCode statusCode, WebRequest request) {
+        ResponseEntity<Object> response = super.handleExceptionInternal(ex, body, headers, statusCode, request);
+        if (response != null && response.getBody() instanceof ProblemDetail problem
+                && (problem.getProperties() == null || !problem.getProperties().containsKey("code"))) {
+            problem.setProperty("code", codeFor(statusCode));
+            counted(problem);
+        }
+        return response;
+    }
+
+    static String codeFor(HttpStatusCode status) {
+        return switch (status.value()) {
+            case 400 -> ProblemCodes.INVALID_REQUEST;
+            case 401 -> ProblemCodes.UNAUTHORIZED;
+            case 404 -> ProblemCodes.NOT_FOUND;
+            case 405 -> ProblemCodes.METHOD_NOT_ALLOWED;
+            case 406 -> ProblemCodes.NOT_ACCEPTABLE;
+            case 413 -> ProblemCodes.PAYLOAD_TOO_LARGE;
+            case 415 -> ProblemCodes.UNSUPPORTED_MEDIA_TYPE;
+            case 503 -> ProblemCodes.UNAVAILABLE;
+            default -> status.is4xxClientError() ? ProblemCodes.INVALID_REQUEST : ProblemCodes.INTERNAL_ERROR;
+        };
+    }
+}

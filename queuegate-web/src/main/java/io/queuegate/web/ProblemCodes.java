@@ -1,0 +1,24 @@
+package io.queuegate.web;
+
+/** The {@code code} member of every problem answer. Clients switch on these; they never change meaning. */
+public final class ProblemCodes {
+
+    public static final String INVALID_REQUEST = "invalid_request";
+    public static final String INVALID_TOKEN = "invalid_token";
+    public static final String QUEUE_NOT_FOUND = "queue_not_found";
+    public static final String QUEUE_CLOSED = "queue_closed";
+    public static final String UNAUTHORIZED = "unauthorized";
+    public static final String NOT_FOUND = "not_found";
+    public static final String METHOD_NOT_ALLOWED = "method_not_allowed";
+    public static final String NOT_ACCEPTABLE = "not_acceptable";
+    public static final String UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type";
+    public static final String PAYLOAD_TOO_LARGE = "payload_too_large";
+    public static final String UNAVAILABLE = "unavailable";
+    public static final String TOKEN_NOT_ADMITTED = "token_not_admitted";
+    public static final String SOLD_OUT = "sold_out";
+    public static final String POLLED_TOO_SOON = "polled_too_soon";
+    public static final String INTERNAL_ERROR = "internal_error";
+
+    private ProblemCodes() {
+    }
+}
