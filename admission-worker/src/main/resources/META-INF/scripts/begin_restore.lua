@@ -19,7 +19,7 @@ if ARGV[2] == '1' then
   redis.call('DEL', KEYS[1], KEYS[2])
   -- the line's own fields; the units booked and the rest of the counters stay
   for _, field in ipairs(redis.call('HKEYS', KEYS[3])) do
-    if string.sub(field, 1, 8) == 'applied:' or field == 'seq' or field == 'enteredTotal' or field == 'earlySeq' then
+    if string.find(field, '^applied:') or field == 'seq' or field == 'enteredTotal' or field == 'earlySeq' then
       redis.call('HDEL', KEYS[3], field)
     end
   end
