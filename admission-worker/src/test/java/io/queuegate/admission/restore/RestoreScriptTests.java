@@ -12,6 +12,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -20,7 +21,8 @@ import org.springframework.data.redis.core.script.RedisScript;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The restore's scripts against the real Redis on 127.0.0.1:6379 (shared: a random product, only its keys deleted):
+ * The restore's scripts against the real Redis on 127.0.0.1:6379, or the cluster {@code scripts/test-on-cluster.sh}
+ * names (shared: a random product, only its keys deleted):
  * what they write on an empty Redis, and that they change nothing a Redis still holds.
  */
 class RestoreScriptTests {
@@ -39,7 +41,11 @@ class RestoreScriptTests {
 
     @BeforeAll
     static void connect() {
-        connectionFactory = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", 6379));
+        // the Redis Cluster that SPRING_DATA_REDIS_CLUSTER_NODES names, as the services would use it (scripts/test-on-cluster.sh)
+        String cluster = System.getenv("SPRING_DATA_REDIS_CLUSTER_NODES");
+        connectionFactory = cluster == null || cluster.isBlank()
+                ? new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", 6379))
+                : new LettuceConnectionFactory(new RedisClusterConfiguration(List.of(cluster.split(","))));
         connectionFactory.afterPropertiesSet();
         connectionFactory.start();
         redis = new StringRedisTemplate(connectionFactory);
