@@ -752,6 +752,7 @@ def redis_loss(stack, api):
     redis.close()
     stack.redis.stop()
     t_kill = time.monotonic()
+    S.wait_for(lambda: not S.port_open(stack.redis.port), 10, 0.02)  # the dead server's socket is closed
     stack.redis.start(fresh=True)
     redis = redis_of(stack)
     k = keys(p)
