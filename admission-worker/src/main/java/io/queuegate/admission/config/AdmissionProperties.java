@@ -23,6 +23,16 @@ import org.springframework.validation.annotation.Validated;
  * @param auditBatch the most audit entries relayed per product and round
  * @param deadLetterTopic where enter records the writer will not apply (unreadable, or with forged tokens) are set
  *     aside, untouched, with the reason in their headers
+ * @param saleTopic the compacted topic each queue's settings are published to before they are acknowledged; read,
+ *     with the audit and bookings topics, when Redis lost the sale
+ * @param bookingsTopic the topic booking-service publishes bookings to; read when Redis lost the sale, so that
+ *     consumed tokens stay consumed and the stock comes back as set minus what was booked
+ * @param leavesTopic the topic ingest-service publishes leaves to; read when Redis lost the sale, so that nobody
+ *     who left is placed again
+ * @param retention how long the entries and audit topics keep their records when the worker creates them: a Redis
+ *     that loses the sale gets back only what is still there, so keep it at least as long as a sale
+ * @param lossCheckInterval pause between two checks that Redis still holds the lines the writer applied, so that a
+ *     Redis that lost them is rebuilt even while no enter arrives
  */
 @Validated
 @ConfigurationProperties("queuegate.admission")
@@ -35,5 +45,10 @@ public record AdmissionProperties(
         @DefaultValue("queuegate.audit") @NotBlank String auditTopic,
         @DefaultValue("500ms") @NotNull Duration auditInterval,
         @DefaultValue("1000") @Min(1) @Max(100_000) int auditBatch,
-        @DefaultValue("queuegate.entries.DLT") @NotBlank String deadLetterTopic) {
+        @DefaultValue("queuegate.entries.DLT") @NotBlank String deadLetterTopic,
+        @DefaultValue("queuegate.sale") @NotBlank String saleTopic,
+        @DefaultValue("queuegate.bookings") @NotBlank String bookingsTopic,
+        @DefaultValue("queuegate.leaves") @NotBlank String leavesTopic,
+        @DefaultValue("7d") @NotNull Duration retention,
+        @DefaultValue("1s") @NotNull Duration lossCheckInterval) {
 }
