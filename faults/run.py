@@ -5,7 +5,7 @@
     python3 faults/run.py [scenario..] run some scenarios; the stack is started and stopped here
 
 Scenarios, in running order: hostile-input, forgery, consumer-crash, ingest-crash, admission-races, kafka-down,
-kafka-frozen, redis-frozen, redis-down, overload.
+kafka-frozen, redis-frozen, redis-down, redis-loss, overload.
 
 Starts a private Redis (:6390), a private Kafka broker (:19092/19093) and the services as separate `java -jar`
 processes: ingest :28080, admission worker :28081 (more on :28091, :28092), booking :28082, each with its Actuator
@@ -15,6 +15,9 @@ Environment:
   FAULTS_SCALE=0.2     scale every count (default 1: a 50,000-enter burst, 1,000,000 forged tokens)
   FAULTS_FORGERY_HTTP  forged tokens sent over HTTP (default 1,000,000 x FAULTS_SCALE, half status, half booking)
   FAULTS_PORT_BASE, FAULTS_REDIS_PORT, FAULTS_KAFKA_PORT, FAULTS_KAFKA_CONTROLLER_PORT   move the ports
+  FAULTS_REDIS_LOSS_N  the burst redis-loss kills Redis in (default 20,000 x FAULTS_SCALE)
+  FAULTS_REDIS_LOSS_AT the share of that burst answered when Redis is killed (default 0.4); 1 waits for the whole
+                       burst to be in the line, to time the rebuild of that many waiting people
   FAULTS_KEEP=1 leaves the stack running; FAULTS_REUSE=1 attaches to a kept one (both for development)
 """
 import base64
@@ -708,6 +711,149 @@ def redis_outage(stack, api, sc, freeze, thaw):
     redis.close()
 
 
+def redis_loss(stack, api):
+    """The private Redis killed mid-burst and started again empty: the sale comes back from the log."""
+    sc = "redis-loss"
+    redis = redis_of(stack)
+    p = S.new_product()
+    max_active, stock = 20, 30
+    api.configure(p, max_active, 5, 600)
+    R.check(sc, "set-up: stock set", api.set_stock(p, stock).status == 200)
+    # Before the burst: 40 in line, 20 admitted, 8 of them book, one waiting user leaves.
+    first = [(u, (api.enter(p, u).json() or {}).get("token")) for u in (f"rl-first-{i:02d}" for i in range(40))]
+    S.wait_for(lambda: redis("ZCARD", keys(p)["entry"]) >= max_active, 60, 0.2)
+    admitted = [t for _, t in first if (api.status(p, t).json() or {}).get("status") == "AVAILABLE"]
+    bookings = {}
+    for t in admitted[:8]:
+        r = api.book(p, t)
+        if r.status == 201:
+            bookings[t] = (r.json() or {}).get("bookingId")
+    waiting_first = [t for _, t in first if (api.status(p, t).json() or {}).get("status") == "WAITING"]
+    left = waiting_first[-1]
+    R.check(sc, "set-up: 20 admitted, 8 booked, one waiting user left",
+            len(admitted) == max_active and len(bookings) == 8 and api.leave(p, left).status == 204,
+            f"admitted {len(admitted)}, booked {len(bookings)}")
+    time.sleep(1.5)  # the audit relay has sent the admissions and the leave to Kafka
+
+    n, threads = env_int_or("FAULTS_REDIS_LOSS_N", scaled(20_000, 200)), 32
+    es = run_entrants(api, p, n, threads, "rl")
+    t0 = time.monotonic()
+    for e in es:
+        e.start()
+    at = float(os.environ.get("FAULTS_REDIS_LOSS_AT", "") or 0.4)
+    if at >= 1:  # the whole burst in the line first: measures the rebuild of n waiting people
+        join(es, 3600)
+        wait_applied(redis, p, [t for _, t in first] + accepted_tokens(es), 600)
+    else:
+        S.wait_for(lambda: progress(es) >= n * at, 300, 0.01)
+    before_waiting, before_entry, before_gone, _ = line_snapshot(redis, p)
+    held_before = len(before_waiting) + len(before_entry) + len(before_gone)
+    answered_at_kill = progress(es)
+    redis.close()
+    stack.redis.stop()
+    t_kill = time.monotonic()
+    S.wait_for(lambda: not S.port_open(stack.redis.port), 10, 0.02)  # the dead server's socket is closed
+    stack.redis.start(fresh=True)
+    redis = redis_of(stack)
+    k = keys(p)
+
+    def held():
+        try:
+            return redis("ZCARD", k["waiting"]) + redis("ZCARD", k["entry"]) + redis("SCARD", k["gone"])
+        except (OSError, ConnectionError, S.RedisError):
+            return 0
+
+    S.wait_for(lambda: held() >= held_before, 600, 0.05)
+    back = time.monotonic() - t_kill
+    join(es)
+    burst = time.monotonic() - t0
+    statuses = collections.Counter(a[1] for e in es for a in e.answers)
+    R.check(sc, f"all {n} enters answered 202 during the burst", statuses.get(202, 0) == n, dict(statuses))
+    tokens = [t for _, t in first] + accepted_tokens(es)
+    took = wait_applied(redis, p, tokens, 300)
+    rebuilt = time.monotonic() - t_kill
+    R.check(sc, "every 202 token is WAITING, AVAILABLE or EXPIRED again within 300 s of the loss (not PENDING)",
+            took is not None)
+    waiting, entry, gone, st = line_snapshot(redis, p)
+    R.check(sc, "no user in two places at once",
+            not (set(waiting) & set(entry)) and not (set(waiting) & gone) and not (set(entry) & gone))
+    users = {user_of(t): t for t in tokens}
+    # each user as before or later in their life: gone stays gone, admitted is admitted (or back at the head)
+    regressed = [u for u in before_gone if u not in gone]
+    R.check(sc, "whoever was gone (booked, left) before the loss is gone after it", not regressed, regressed[:3])
+    head = min(waiting.values()) if waiting else 0
+    lost_entry = [u for u in before_entry if u not in entry and u not in gone
+                  and not (u in waiting and waiting[u] <= head + len(before_entry))]
+    R.check(sc, "whoever was admitted is admitted again, or back at the head of the line", not lost_entry,
+            lost_entry[:3])
+    R.check(sc, f"never beyond capacity: at most {max_active} admitted", len(entry) <= max_active, len(entry))
+    # positions keep the log order: of those waiting before and after, the order is the same
+    kept = [u for u in sorted(before_waiting, key=before_waiting.get) if u in waiting]
+    breaks = sum(1 for a, b in zip(kept, kept[1:]) if waiting[a] >= waiting[b])
+    R.check(sc, "the waiting keep their order", breaks == 0, f"{breaks} of {len(kept)} out of order")
+    order_breaks = 0
+    for e in es:
+        prev = None
+        for _, tok in e.accepted:
+            s = waiting.get(user_of(tok), 0.0)
+            if prev is not None and (s < prev or (s == prev and s > 0)):
+                order_breaks += 1
+            prev = s
+    R.check(sc, "causal order: each client's later 202 stands behind its earlier one", order_breaks == 0,
+            order_breaks)
+    q = api.queue(p)
+    R.check(sc, "the queue's settings came back", q.status == 200 and (q.json() or {}).get("maxActive") == max_active,
+            q)
+    # nobody books twice, nothing oversells
+    again = [t for t in bookings if api.book(p, t).status != 403]
+    R.check(sc, "a token booked before the loss is refused (403) after it", not again, len(again))
+    left_back = user_of(left) not in gone
+    R.check(sc, "the user who left stays out", not left_back)
+    R.check(sc, "the bookings came back", redis("HLEN", keys(p)["bookings"]) == len(bookings),
+            redis("HLEN", keys(p)["bookings"]))
+    R.check(sc, "stock = as set minus what was booked", redis("GET", keys(p)["stock"]) == str(stock - len(bookings)),
+            redis("GET", keys(p)["stock"]))
+    # the sale goes on: admitted users book until the stock is gone, and not one unit beyond
+    booked_after, refused = 0, collections.Counter()
+    deadline = time.monotonic() + 90
+    tried = set(bookings)
+    while time.monotonic() < deadline and len(bookings) + booked_after < stock:
+        for u in list(redis("ZRANGE", keys(p)["entry"], 0, -1)):
+            t = users.get(u)
+            if t is None or t in tried:
+                continue
+            tried.add(t)
+            r = api.book(p, t)
+            booked_after += r.status == 201
+            if r.status != 201:
+                refused[r.status] += 1
+        time.sleep(0.2)
+    total = len(bookings) + booked_after
+    R.check(sc, f"the sale sells out after the loss: {stock} booked, stock 0",
+            total == stock and redis("GET", keys(p)["stock"]) == "0", f"{total} booked, {dict(refused)} refused")
+    beyond = 0
+    for u in list(redis("ZRANGE", keys(p)["entry"], 0, -1)):
+        t = users.get(u)
+        if t is not None and t not in tried:
+            beyond += api.book(p, t).status == 201
+    R.check(sc, "bookings never exceed the stock: an admitted user finds it sold out", beyond == 0, beyond)
+    seen_users = [json.loads(v)["userId"] for v in (redis("HVALS", keys(p)["bookings"]) or [])]
+    R.check(sc, "no user booked twice", len(seen_users) == len(set(seen_users)) == total, len(seen_users))
+    R.figure(sc, "burst", f"{n:,} enters in {burst:.1f} s; Redis killed after {answered_at_kill:,} answers")
+    R.figure(sc, "before the loss", f"{len(before_waiting):,} waiting, {len(before_entry)} admitted, "
+                                    f"{len(before_gone)} gone ({len(bookings)} booked)")
+    R.figure(sc, "the line as before the loss", f"{back:.1f} s after it ({held_before:,} people, "
+                                                f"{held_before / back:,.0f}/s including the restart)")
+    R.figure(sc, "every 202 placed again", f"{rebuilt:.1f} s after the loss (the burst went on)")
+    R.figure(sc, "after", f"{len(waiting):,} waiting, {len(entry)} admitted, {total} booked of {stock}")
+    redis.close()
+
+
+def env_int_or(name, default):
+    value = os.environ.get(name, "")
+    return int(value) if value.strip() else default
+
+
 def hostile_input(stack, api):
     """A corpus of hostile requests against every endpoint: no 5xx, no dropped connection, no write."""
     sc = "hostile-input"
@@ -888,7 +1034,7 @@ def overload(stack, api):
 
 
 SCENARIOS = [hostile_input, forgery, consumer_crash, ingest_crash, admission_races, kafka_down, kafka_frozen,
-             redis_frozen, redis_down, overload]
+             redis_frozen, redis_down, redis_loss, overload]
 
 
 def main(argv):

@@ -36,6 +36,8 @@ redis.call('DECRBY', KEYS[2], quantity)
 redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
 redis.call('HSET', KEYS[6], ARGV[4], expiresAt)
 redis.call('HINCRBY', KEYS[4], 'consumedTotal', 1)
+-- the units booked so far; a stock setting records it, so a rebuild knows which bookings came after it
+redis.call('HINCRBY', KEYS[4], 'bookedUnits', quantity)
 redis.call('XADD', KEYS[5], 'MAXLEN', '~', 100000, '*', 'type', 'CONSUMED', 'at', now, 'users', user,
   'bookingId', ARGV[4], 'quantity', quantity)
 return {'RESERVED', expiresAt, stock - quantity}

@@ -1,5 +1,6 @@
 package io.queuegate.admission.admin;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
@@ -33,10 +34,15 @@ import org.springframework.web.bind.annotation.RestController;
 @SecurityRequirement(name = "admin")
 class QueueAdminController {
 
+    private static final Duration RETRY_AFTER = Duration.ofSeconds(1);
+
     private final QueueStore store;
 
-    QueueAdminController(QueueStore store) {
+    private final QueuePublisher publisher;
+
+    QueueAdminController(QueueStore store, QueuePublisher publisher) {
         this.store = store;
+        this.publisher = publisher;
     }
 
     @PutMapping(path = "/{productId}", consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -46,8 +52,16 @@ class QueueAdminController {
     @ApiResponse(responseCode = "400", description = "invalid_request: a number out of its range; nothing is "
             + "stored")
     @ApiResponse(responseCode = "401", description = "unauthorized")
+    @ApiResponse(responseCode = "503", description = "unavailable: not stored in Kafka, so not stored at all")
     QueueSettings put(@PathVariable("productId") String productIdText, @Valid @RequestBody QueueSettings settings) {
         long productId = ProductIds.parse(productIdText);
+        try {
+            this.publisher.publish(productId, settings);
+        }
+        catch (Exception ex) {
+            throw ApiException.unavailable("The settings could not be stored durably; nothing changed, try again.",
+                    RETRY_AFTER);
+        }
         this.store.save(productId, settings);
         return settings;
     }

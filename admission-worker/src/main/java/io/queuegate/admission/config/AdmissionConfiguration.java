@@ -6,6 +6,7 @@ import io.queuegate.web.ApiWebConfiguration;
 import io.queuegate.web.RequestBodyLimitFilter;
 
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
 
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -32,7 +33,9 @@ class AdmissionConfiguration {
 
     @Bean
     NewTopic entriesTopic(AdmissionProperties properties) {
-        return TopicBuilder.name(properties.topic()).partitions(properties.partitions()).build();
+        return TopicBuilder.name(properties.topic()).partitions(properties.partitions())
+            .config(TopicConfig.RETENTION_MS_CONFIG, Long.toString(properties.retention().toMillis()))
+            .build();
     }
 
     /** As many partitions as the entries topic, so that setting aside a record never waits on a busy one. */
@@ -43,6 +46,14 @@ class AdmissionConfiguration {
 
     @Bean
     NewTopic auditTopic(AdmissionProperties properties) {
-        return TopicBuilder.name(properties.auditTopic()).partitions(properties.partitions()).build();
+        return TopicBuilder.name(properties.auditTopic()).partitions(properties.partitions())
+            .config(TopicConfig.RETENTION_MS_CONFIG, Long.toString(properties.retention().toMillis()))
+            .build();
+    }
+
+    /** Compacted: a rebuild needs each product's last queue settings and stock setting, not their history. */
+    @Bean
+    NewTopic saleTopic(AdmissionProperties properties) {
+        return TopicBuilder.name(properties.saleTopic()).partitions(1).compact().build();
     }
 }

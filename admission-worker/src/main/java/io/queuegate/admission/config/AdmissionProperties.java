@@ -23,6 +23,16 @@ import org.springframework.validation.annotation.Validated;
  * @param auditBatch the most audit entries relayed per product and round
  * @param deadLetterTopic where enter records the writer will not apply (unreadable, or with forged tokens) are set
  *     aside, untouched, with the reason in their headers
+ * @param saleTopic the compacted topic each queue's settings are published to before they are acknowledged; read,
+ *     with the audit and bookings topics, when Redis lost the sale
+ * @param bookingsTopic the topic booking-service publishes bookings to; read when Redis lost the sale, so that
+ *     consumed tokens stay consumed and the stock comes back as set minus what was booked
+ * @param leavesTopic the topic ingest-service publishes leaves to; read when Redis lost the sale, so that nobody
+ *     who left is placed again
+ * @param retention how long the entries and audit topics keep their records when the worker creates them: a Redis
+ *     that loses the sale gets back only what is still there, so keep it at least as long as a sale
+ * @param lossCheckInterval pause between two checks that Redis still holds the lines the writer applied, so that a
+ *     Redis that lost them is rebuilt even while no enter arrives
  * @param leaseTime how long a worker's lease of a queue, and its membership among the workers sharing the queues,
  *     last without being renewed (every tick renews them): how long the queues of a worker that died wait before the
  *     others take them over. Keep it several tick intervals long
@@ -39,5 +49,10 @@ public record AdmissionProperties(
         @DefaultValue("500ms") @NotNull Duration auditInterval,
         @DefaultValue("1000") @Min(1) @Max(100_000) int auditBatch,
         @DefaultValue("queuegate.entries.DLT") @NotBlank String deadLetterTopic,
+        @DefaultValue("queuegate.sale") @NotBlank String saleTopic,
+        @DefaultValue("queuegate.bookings") @NotBlank String bookingsTopic,
+        @DefaultValue("queuegate.leaves") @NotBlank String leavesTopic,
+        @DefaultValue("7d") @NotNull Duration retention,
+        @DefaultValue("1s") @NotNull Duration lossCheckInterval,
         @DefaultValue("2s") @NotNull Duration leaseTime) {
 }

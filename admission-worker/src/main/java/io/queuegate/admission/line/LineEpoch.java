@@ -63,6 +63,15 @@ class LineEpoch {
         return epoch != null && epoch.equals(this.redis.opsForValue().get(this.key));
     }
 
+    /**
+     * Whether Redis no longer carries the id the writer adopted: it lost its data since. False before the first
+     * assignment, when there is nothing to lose yet.
+     */
+    boolean lost() {
+        String epoch = this.adopted;
+        return epoch != null && !epoch.equals(this.redis.opsForValue().get(this.key));
+    }
+
     record Reading(String epoch, boolean wasMissing) {
     }
 }

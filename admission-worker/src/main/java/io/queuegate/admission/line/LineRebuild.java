@@ -1,10 +1,13 @@
 package io.queuegate.admission.line;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+
+import io.queuegate.admission.restore.SaleRestore;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -20,16 +23,22 @@ import org.springframework.kafka.listener.OffsetAndMetadataProvider;
  * Decides, whenever the writer is given partitions, where it reads them from: the committed offset when it was
  * committed for the Redis that holds the lines now, the start of the partition otherwise, so that a Redis that lost
  * the lines gets them back from the log in log order. Offsets are committed with the id of the Redis they were
- * applied to ({@link LineEpoch}).
+ * applied to ({@link LineEpoch}). Before a line is replayed, the rest of the sale is restored from the log
+ * ({@link SaleRestore}).
  */
 final class LineRebuild implements ConsumerAwareRebalanceListener, OffsetAndMetadataProvider {
 
     private static final Logger log = LoggerFactory.getLogger(LineRebuild.class);
 
+    private static final Duration RESTORE_DEADLINE = Duration.ofMinutes(2);
+
     private final LineEpoch epoch;
 
-    LineRebuild(LineEpoch epoch) {
+    private final SaleRestore sale;
+
+    LineRebuild(LineEpoch epoch, SaleRestore sale) {
         this.epoch = epoch;
+        this.sale = sale;
     }
 
     @Override
@@ -66,7 +75,36 @@ final class LineRebuild implements ConsumerAwareRebalanceListener, OffsetAndMeta
         if (!replay.isEmpty()) {
             log.warn("Redis does not hold what the committed offsets of {} say was applied (lines' epoch {}): "
                     + "rebuilding their lines from the start of the log", replay, redis.epoch());
+            restoreSale(redis);
             consumer.seekToBeginning(replay);
+        }
+    }
+
+    /**
+     * The rest of the sale comes back before any line is replayed: a used token's user must be gone before the
+     * enter event that placed them is applied again. Retried while Kafka or Redis does not answer, within the
+     * consumer's poll interval.
+     */
+    private void restoreSale(LineEpoch.Reading redis) {
+        long deadline = System.nanoTime() + RESTORE_DEADLINE.toNanos();
+        for (long pause = 100;; pause = Math.min(pause * 2, 5_000)) {
+            try {
+                this.sale.restore(redis.epoch(), redis.wasMissing());
+                return;
+            }
+            catch (RuntimeException ex) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("could not restore the sale before rebuilding the lines", ex);
+                }
+                log.warn("restoring the sale failed, trying again in {} ms: {}", pause, ex.toString());
+                try {
+                    Thread.sleep(pause);
+                }
+                catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while restoring the sale", interrupted);
+                }
+            }
         }
     }
 

@@ -1,5 +1,7 @@
 package io.queuegate.admission.line;
 
+import io.queuegate.admission.restore.SaleRestore;
+
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.config.ContainerCustomizer;
@@ -24,8 +26,8 @@ class ListenerConfiguration {
     /** The writer commits each offset with the id of the Redis it was applied to, and checks it on assignment. */
     @Bean
     ContainerCustomizer<Object, Object, ConcurrentMessageListenerContainer<Object, Object>> lineRebuildOnAssignment(
-            LineEpoch epoch) {
-        LineRebuild rebuild = new LineRebuild(epoch);
+            LineEpoch epoch, SaleRestore sale) {
+        LineRebuild rebuild = new LineRebuild(epoch, sale);
         return (container) -> {
             if (EntryEventListener.LISTENER_ID.equals(container.getListenerId())) {
                 container.getContainerProperties().setConsumerRebalanceListener(rebuild);

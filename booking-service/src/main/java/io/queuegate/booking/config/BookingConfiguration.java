@@ -8,6 +8,7 @@ import io.queuegate.web.RequestBodyLimitFilter;
 import io.queuegate.web.WebProperties;
 
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
 
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -34,7 +35,15 @@ class BookingConfiguration {
 
     @Bean
     NewTopic bookingsTopic(BookingProperties properties) {
-        return TopicBuilder.name(properties.topic()).partitions(properties.partitions()).build();
+        return TopicBuilder.name(properties.topic()).partitions(properties.partitions())
+            .config(TopicConfig.RETENTION_MS_CONFIG, Long.toString(properties.retention().toMillis()))
+            .build();
+    }
+
+    /** Compacted: a rebuild needs each product's last queue settings and stock setting, not their history. */
+    @Bean
+    NewTopic saleTopic(BookingProperties properties) {
+        return TopicBuilder.name(properties.saleTopic()).partitions(1).compact().build();
     }
 
     @Bean

@@ -15,6 +15,9 @@ import org.springframework.validation.annotation.Validated;
  * @param partitions partitions of that topic when the service creates it
  * @param publishTimeout the longest a booking waits for Kafka before it is undone and answered 503
  * @param maxBodyBytes the largest request body accepted
+ * @param saleTopic the compacted topic each stock setting is published to before it is acknowledged
+ * @param retention how long the bookings topic keeps its records when the service creates it; a Redis that loses
+ *     the sale gets its bookings (and so its consumed tokens and its stock) back only from records still there
  */
 @Validated
 @ConfigurationProperties("queuegate.booking")
@@ -22,5 +25,7 @@ public record BookingProperties(
         @DefaultValue("queuegate.bookings") @NotBlank String topic,
         @DefaultValue("12") @Min(1) int partitions,
         @DefaultValue("2s") @NotNull Duration publishTimeout,
-        @DefaultValue("4096") @Min(64) long maxBodyBytes) {
+        @DefaultValue("4096") @Min(64) long maxBodyBytes,
+        @DefaultValue("queuegate.sale") @NotBlank String saleTopic,
+        @DefaultValue("30d") @NotNull Duration retention) {
 }

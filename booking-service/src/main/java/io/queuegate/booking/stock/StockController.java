@@ -1,7 +1,10 @@
 package io.queuegate.booking.stock;
 
-import io.queuegate.web.ProductIds;
+import java.time.Duration;
+
 import io.queuegate.gate.StockLedger;
+import io.queuegate.web.ApiException;
+import io.queuegate.web.ProductIds;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -28,19 +31,30 @@ import org.springframework.web.bind.annotation.RestController;
 @SecurityRequirement(name = "admin")
 class StockController {
 
+    private static final Duration RETRY_AFTER = Duration.ofSeconds(1);
+
     private final StockLedger stock;
 
-    StockController(StockLedger stock) {
+    private final StockSetting setting;
+
+    StockController(StockLedger stock, StockSetting setting) {
         this.stock = stock;
+        this.setting = setting;
     }
 
     @PutMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(operationId = "setStock", summary = "Set the units left to sell")
     @ApiResponse(responseCode = "200", description = "The stock")
     @ApiResponse(responseCode = "401", description = "unauthorized")
+    @ApiResponse(responseCode = "503", description = "unavailable: not stored in Kafka; set it again")
     Stock put(@PathVariable("productId") String productIdText, @Valid @RequestBody StockRequest request) {
         long productId = ProductIds.parse(productIdText);
-        this.stock.set(productId, request.available());
+        try {
+            this.setting.set(productId, request.available());
+        }
+        catch (Exception ex) {
+            throw ApiException.unavailable("The stock could not be stored durably; set it again.", RETRY_AFTER);
+        }
         return new Stock(productId, request.available());
     }
 
@@ -51,7 +65,6 @@ class StockController {
         long productId = ProductIds.parse(productIdText);
         return new Stock(productId, this.stock.available(productId));
     }
-
 
     record StockRequest(@Schema(example = "500") @NotNull @Min(0) @Max(1_000_000_000) Long available) {
     }

@@ -7,6 +7,7 @@ import io.queuegate.web.WebProperties;
 import io.queuegate.ingest.entry.BurstPathObservations;
 
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -22,7 +23,16 @@ class IngestConfiguration {
 
     @Bean
     NewTopic entriesTopic(IngestProperties properties) {
-        return TopicBuilder.name(properties.topic()).partitions(properties.partitions()).build();
+        return TopicBuilder.name(properties.topic()).partitions(properties.partitions())
+            .config(TopicConfig.RETENTION_MS_CONFIG, Long.toString(properties.retention().toMillis()))
+            .build();
+    }
+
+    @Bean
+    NewTopic leavesTopic(IngestProperties properties) {
+        return TopicBuilder.name(properties.leavesTopic()).partitions(properties.partitions())
+            .config(TopicConfig.RETENTION_MS_CONFIG, Long.toString(properties.retention().toMillis()))
+            .build();
     }
 
     /** A shop's own page may put the line into itself with queuegate.js when its origin is allowed. */

@@ -21,6 +21,10 @@ import org.springframework.validation.annotation.Validated;
  * @param maxBodyBytes the largest request body accepted
  * @param maxEntriesPerRecord the most enters one Kafka record of a group commit carries (about 150 bytes each;
  *        the broker's default message limit is 1 MB)
+ * @param leavesTopic the topic each leave is published to before it is acknowledged, so that a Redis that loses it
+ *        does not bring the user back
+ * @param retention how long the entries and leaves topics keep their records when ingest creates them: a Redis that
+ *        loses the sale gets back only what is still there, so keep it at least as long as a sale
  * @param observeBurstPaths whether enters and polls get Spring's per-request HTTP observation (timer and span);
  *        off by default because it costs a fifth of a poll's CPU (see BurstPathObservations)
  */
@@ -35,5 +39,7 @@ public record IngestProperties(
         @DefaultValue("1s") @NotNull Duration queueCacheTtl,
         @DefaultValue("4096") @Min(64) long maxBodyBytes,
         @DefaultValue("1000") @Min(1) @Max(5000) int maxEntriesPerRecord,
+        @DefaultValue("queuegate.leaves") @NotBlank String leavesTopic,
+        @DefaultValue("7d") @NotNull Duration retention,
         @DefaultValue("false") boolean observeBurstPaths) {
 }

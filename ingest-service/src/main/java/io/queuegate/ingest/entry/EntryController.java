@@ -54,6 +54,8 @@ class EntryController {
 
     private final EntryRemover remover;
 
+    private final LeavePublisher leaving;
+
     private final MeterRegistry metrics;
 
     private final Counter accepted;
@@ -63,12 +65,13 @@ class EntryController {
     private final Map<EntryStatus, Counter> polls = new EnumMap<>(EntryStatus.class);
 
     EntryController(TokenCodec tokens, QueueDirectory queues, EntryPublisher publisher, PollCoalescer statuses,
-            EntryRemover remover, MeterRegistry metrics) {
+            EntryRemover remover, LeavePublisher leaving, MeterRegistry metrics) {
         this.tokens = tokens;
         this.queues = queues;
         this.publisher = publisher;
         this.statuses = statuses;
         this.remover = remover;
+        this.leaving = leaving;
         this.metrics = metrics;
         this.accepted = metrics.counter("queuegate.enters", "outcome", "accepted");
         this.leaves = metrics.counter("queuegate.leaves");
@@ -150,11 +153,15 @@ class EntryController {
     @DeleteMapping("/{token}")
     @Operation(summary = "Leave the line", description = "Gives up the place or frees the entry slot.")
     @ApiResponse(responseCode = "204", description = "The place is gone")
+    @ApiResponse(responseCode = "503", description = "unavailable: the leave could not be stored; try again")
     @ApiResponse(responseCode = "400", description = "invalid_token: not issued here, or for another product; "
             + "invalid_request: a malformed productId")
     ResponseEntity<Void> leave(@PathVariable("productId") String productIdText, @PathVariable String token) {
         long productId = ProductIds.parse(productIdText);
-        if (this.remover.remove(verify(productId, token))) {
+        EntryToken entry = verify(productId, token);
+        // in the log first: a Redis that loses the leave gets it back from there, and nobody who left comes back
+        this.leaving.publish(entry);
+        if (this.remover.remove(entry)) {
             this.leaves.increment();
         }
         return ResponseEntity.noContent().build();

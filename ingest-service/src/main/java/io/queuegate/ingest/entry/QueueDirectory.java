@@ -2,6 +2,7 @@ package io.queuegate.ingest.entry;
 
 import java.time.Duration;
 
+import com.github.benmanes.caffeine.cache.CacheLoader;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.LoadingCache;
 import io.queuegate.core.queue.QueueStore;
@@ -32,9 +33,26 @@ class QueueDirectory {
             .maximumSize(100_000)
             .refreshAfterWrite(properties.queueCacheTtl())
             .expireAfterWrite(STALE_LIMIT)
-            .build(productId -> store.findSettings(productId)
-                .map(settings -> settings.open() ? Availability.OPEN : Availability.CLOSED)
-                .orElse(Availability.UNKNOWN));
+            .build(new CacheLoader<Long, Availability>() {
+
+                @Override
+                public Availability load(Long productId) {
+                    return store.findSettings(productId)
+                        .map(settings -> settings.open() ? Availability.OPEN : Availability.CLOSED)
+                        .orElse(Availability.UNKNOWN);
+                }
+
+                /**
+                 * A known queue does not become unknown on a re-read: queues are never deleted through the API, so
+                 * settings that vanish mean a Redis that lost them, and they come back from the log while the enters
+                 * go on being accepted into it.
+                 */
+                @Override
+                public Availability reload(Long productId, Availability old) {
+                    Availability now = load(productId);
+                    return now == Availability.UNKNOWN ? old : now;
+                }
+            });
     }
 
     /** Throws the problem a client should see unless the queue takes new entries. */

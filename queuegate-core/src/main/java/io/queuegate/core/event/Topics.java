@@ -9,6 +9,19 @@ public final class Topics {
     /** Bookings, keyed by product id. */
     public static final String BOOKINGS = "queuegate.bookings";
 
+    /** Leaves ({@link EntryLeft}), keyed by product id. */
+    public static final String LEAVES = "queuegate.leaves";
+
+    /** The line's state changes ({@link EntriesChanged}), relayed from Redis, keyed by product id. */
+    public static final String AUDIT = "queuegate.audit";
+
+    /**
+     * What an operator set: each product's queue settings ({@link QueueConfigured}, key {@code queue:<p>}) and its
+     * last stock setting ({@link StockSet}, key {@code stock:<p>}). Compacted: the last value of each key is what a
+     * Redis that lost them gets back.
+     */
+    public static final String SALE = "queuegate.sale";
+
     private Topics() {
     }
 }

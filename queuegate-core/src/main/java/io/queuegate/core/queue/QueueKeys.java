@@ -83,8 +83,9 @@ public record QueueKeys(String prefix, long productId) {
     /**
      * Hash of counters, the admission rate bucket, the measured pace of admission ({@code pace}, and what it is
      * computed from), the line's sequence, the fair start's state ({@code earlySeq}, then {@code seed},
-     * {@code openedFor}, {@code openedAt}) and, per log partition, the last offset the line applied
-     * ({@code applied:<topic>:<partition>}).
+     * {@code openedFor}, {@code openedAt}), per log partition, the last offset the line applied
+     * ({@code applied:<topic>:<partition>}), the units booked ({@code bookedUnits}, which a stock setting is published
+     * with) and the lines' epoch the sale was last restored for ({@code restoredFor}).
      */
     public String stats() {
         return tagged("stats");

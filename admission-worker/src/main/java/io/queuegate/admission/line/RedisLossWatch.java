@@ -1,0 +1,43 @@
+package io.queuegate.admission.line;
+
+import io.queuegate.admission.config.AdmissionProperties;
+import io.queuegate.admission.schedule.PeriodicTask;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * Notices a Redis that lost the lines while no enter arrives: the writer checks with every batch, but an idle
+ * writer gets none, and the sale (settings, entries, bookings) would stay lost until the next enter. One read of
+ * one key per interval.
+ */
+@Component
+class RedisLossWatch extends PeriodicTask {
+
+    private static final Logger log = LoggerFactory.getLogger(RedisLossWatch.class);
+
+    private final LineEpoch epoch;
+
+    private final WriterRestart restart;
+
+    RedisLossWatch(LineEpoch epoch, WriterRestart restart, AdmissionProperties properties) {
+        super("redis-loss-watch", properties.lossCheckInterval());
+        this.epoch = epoch;
+        this.restart = restart;
+    }
+
+    @Override
+    protected void runOnce() {
+        try {
+            if (this.epoch.lost()) {
+                log.warn("Redis lost the lines' epoch; restarting the writer to rebuild the sale from the log");
+                this.restart.request();
+            }
+        }
+        catch (RuntimeException ex) {
+            // Redis not answering: the writer's own retries handle it, and the next check looks again
+        }
+    }
+}

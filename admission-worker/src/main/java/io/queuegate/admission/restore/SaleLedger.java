@@ -1,0 +1,127 @@
+package io.queuegate.admission.restore;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+import io.queuegate.core.event.StockSet;
+import io.queuegate.core.queue.QueueSettings;
+
+/**
+ * What the durable records say about each product's sale, folded in log order: the last queue settings and stock
+ * setting (the sale topic), the line's state changes (the audit topic), the leaves (the leaves topic) and the
+ * bookings (the bookings topic). Pure;
+ * {@link SaleRestore} reads the topics into it and writes the result to Redis.
+ */
+final class SaleLedger {
+
+    private final Map<Long, ProductSale> products = new TreeMap<>();
+
+    ProductSale product(long productId) {
+        return this.products.computeIfAbsent(productId, id -> new ProductSale());
+    }
+
+    Map<Long, ProductSale> products() {
+        return this.products;
+    }
+
+    void configured(long productId, QueueSettings settings) {
+        product(productId).settings = settings;
+    }
+
+    void stockSet(StockSet setting) {
+        product(setting.productId()).stock = setting;
+    }
+
+    /**
+     * One audit event: ADMITTED gives an entry until {@code expiresAt}; EXPIRED, LEFT, CONSUMED and ABANDONED take the
+     * place away for good; RESTORED (a booking undone) gives the entry back with the expiry it had. Other types
+     * (SHUFFLED, ENTERED) say nothing the line's own replay does not.
+     */
+    void changed(long productId, String type, Iterable<String> users, Long expiresAt) {
+        ProductSale sale = product(productId);
+        for (String user : users) {
+            switch (type) {
+                case "ADMITTED" -> {
+                    if (expiresAt != null) {
+                        sale.admittedUntil.put(user, expiresAt);
+                    }
+                }
+                case "EXPIRED", "LEFT", "CONSUMED", "ABANDONED" -> sale.gone.add(user);
+                case "RESTORED" -> sale.gone.remove(user);
+                default -> {
+                    // nothing to restore
+                }
+            }
+        }
+    }
+
+    /** A leave stored in Kafka: the user never gets a place again. */
+    void left(long productId, String userId) {
+        product(productId).left.add(userId);
+    }
+
+    /** A booking stored in Kafka: its token is used, whatever the audit trail said after it. */
+    void booked(long productId, String bookingId, String userId, int quantity, String record) {
+        ProductSale sale = product(productId);
+        if (sale.bookings.putIfAbsent(bookingId, record) == null) {
+            sale.bookedUnits += quantity;
+            sale.booked.add(userId);
+        }
+    }
+
+    static final class ProductSale {
+
+        QueueSettings settings;
+
+        StockSet stock;
+
+        /** Users admitted, with their entry's expiry, in the order they were admitted. */
+        final Map<String, Long> admittedUntil = new LinkedHashMap<>();
+
+        final Set<String> gone = new HashSet<>();
+
+        final Set<String> booked = new HashSet<>();
+
+        final Set<String> left = new HashSet<>();
+
+        /** Booking id → the booking as the gate stores it. */
+        final Map<String, String> bookings = new HashMap<>();
+
+        long bookedUnits;
+
+        /** Users whose place is gone: left, expired, abandoned or used (booked). */
+        Set<String> goneUsers() {
+            Set<String> all = new HashSet<>(this.gone);
+            all.addAll(this.booked);
+            all.addAll(this.left);
+            return all;
+        }
+
+        /** Users still holding an entry as far as the log knows (expired ones are expired by the next tick). */
+        Map<String, Long> entries() {
+            Map<String, Long> live = new LinkedHashMap<>();
+            this.admittedUntil.forEach((user, until) -> {
+                if (!this.gone.contains(user) && !this.booked.contains(user) && !this.left.contains(user)) {
+                    live.put(user, until);
+                }
+            });
+            return live;
+        }
+
+        /**
+         * The stock as set minus the units booked since: the bookings beyond the count the setting was made at.
+         * Null when no stock was ever set (the line then never reads sold out, as before the loss).
+         */
+        Long stockLeft() {
+            if (this.stock == null) {
+                return null;
+            }
+            long since = Math.max(0, this.bookedUnits - this.stock.bookedUnits());
+            return Math.max(0, this.stock.available() - since);
+        }
+    }
+}

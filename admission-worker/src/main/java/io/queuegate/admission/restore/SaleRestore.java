@@ -1,0 +1,223 @@
+package io.queuegate.admission.restore;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import io.queuegate.admission.config.AdmissionProperties;
+import io.queuegate.core.event.QueueConfigured;
+import io.queuegate.core.event.StockSet;
+import io.queuegate.core.queue.Keyspace;
+import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.core.queue.QueueScripts;
+import io.queuegate.core.queue.QueueSettings;
+import io.queuegate.core.queue.QueueStore;
+import io.queuegate.core.token.EntryToken;
+import io.queuegate.core.token.TokenCodec;
+
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.kafka.core.ConsumerFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * Gives a Redis that lost the sale back everything but the lines, from durable records, before the lines are
+ * replayed: the queues' settings and stock settings (the compacted sale topic), the leaves (the leaves topic), the
+ * admissions, expiries and abandonments (the audit topic) and the bookings (the bookings topic). So a used token stays used (its user is
+ * gone before the line is replayed, and is not placed again), the stock comes back as set minus what was booked
+ * since, and admitted users get their entries back instead of a place in the line, never more than were admitted.
+ *
+ * <p>Runs only when the writer found Redis without the lines it applied ({@code LineRebuild}), on the writer's
+ * thread, before it reads the entries topic again: nobody can be placed, admitted or book before it is done. Every
+ * write is idempotent, so two workers restoring at once, or a restore repeated after a failure, are safe. What it
+ * cannot give back: the audit trail's last changes not yet relayed when Redis lost them (up to one relay interval,
+ * 0.5 s by default): such an admission is made again (the user is back at the head of the line), such an expiry
+ * or abandonment is undone (the user is back in the line at the same place).
+ */
+@Component
+public class SaleRestore {
+
+    private static final Logger log = LoggerFactory.getLogger(SaleRestore.class);
+
+    private static final RedisScript<Long> RESTORE_PLACES = QueueScripts.of("restore_places", Long.class);
+
+    private static final RedisScript<Long> BEGIN_RESTORE = QueueScripts.of("begin_restore", Long.class);
+
+    private static final RedisScript<Long> RESTORE_STOCK = QueueScripts.of("restore_stock", Long.class);
+
+    private static final int SLICE = 1000;
+
+    private static final Duration POLL = Duration.ofMillis(200);
+
+    private final StringRedisTemplate redis;
+
+    private final QueueStore queues;
+
+    private final ConsumerFactory<String, byte[]> consumers;
+
+    private final AdmissionProperties properties;
+
+    private final TokenCodec tokens;
+
+    private final JsonMapper json;
+
+    private final Keyspace keyspace;
+
+    SaleRestore(StringRedisTemplate redis, QueueStore queues, ConsumerFactory<String, byte[]> consumers,
+            AdmissionProperties properties, TokenCodec tokens, JsonMapper json, Keyspace keyspace) {
+        this.keyspace = keyspace;
+        this.redis = redis;
+        this.queues = queues;
+        this.consumers = consumers;
+        this.properties = properties;
+        this.tokens = tokens;
+        this.json = json;
+    }
+
+    /**
+     * Reads the topics to their current ends and writes what they say to Redis.
+     *
+     * @param epoch the lines' epoch of the Redis restored
+     * @param foundEmpty whether the writer found that Redis without an epoch: whatever its lines hold then came from
+     *     stale writes, and is dropped before the replay
+     */
+    public void restore(String epoch, boolean foundEmpty) {
+        long started = System.nanoTime();
+        SaleLedger ledger = new SaleLedger();
+        long records = read(this.properties.saleTopic(), record -> sale(ledger, record))
+                + read(this.properties.auditTopic(), record -> audit(ledger, record))
+                + read(this.properties.leavesTopic(), record -> left(ledger, record))
+                + read(this.properties.bookingsTopic(), record -> booking(ledger, record));
+        ledger.products().forEach((productId, sale) -> write(productId, sale, epoch, foundEmpty));
+        log.warn("restored the sale of {} products from {} records in {} ms", ledger.products().size(), records,
+                (System.nanoTime() - started) / 1_000_000);
+    }
+
+    private long read(String topic, java.util.function.Consumer<ConsumerRecord<String, byte[]>> apply) {
+        Properties overrides = new Properties();
+        overrides.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        overrides.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
+        try (Consumer<String, byte[]> consumer = this.consumers.createConsumer(null, "sale-restore", null,
+                overrides)) {
+            List<PartitionInfo> infos = consumer.partitionsFor(topic);
+            if (infos == null || infos.isEmpty()) {
+                return 0;
+            }
+            List<TopicPartition> partitions = infos.stream()
+                .map(info -> new TopicPartition(topic, info.partition()))
+                .toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> ends = new HashMap<>(consumer.endOffsets(partitions));
+            long count = 0;
+            while (!reached(consumer, ends)) {
+                for (ConsumerRecord<String, byte[]> record : consumer.poll(POLL)) {
+                    if (record.offset() < ends.getOrDefault(new TopicPartition(topic, record.partition()), 0L)) {
+                        apply.accept(record);
+                        count++;
+                    }
+                }
+            }
+            return count;
+        }
+    }
+
+    private static boolean reached(Consumer<?, ?> consumer, Map<TopicPartition, Long> ends) {
+        ends.entrySet().removeIf(end -> consumer.position(end.getKey()) >= end.getValue());
+        return ends.isEmpty();
+    }
+
+    private void sale(SaleLedger ledger, ConsumerRecord<String, byte[]> record) {
+        if (record.value() == null || record.key() == null) {
+            return;
+        }
+        if (record.key().startsWith("queue:")) {
+            QueueConfigured configured = this.json.readValue(record.value(), QueueConfigured.class);
+            ledger.configured(configured.productId(), configured.settings());
+        }
+        else if (record.key().startsWith("stock:")) {
+            ledger.stockSet(this.json.readValue(record.value(), StockSet.class));
+        }
+    }
+
+    private void audit(SaleLedger ledger, ConsumerRecord<String, byte[]> record) {
+        JsonNode event = this.json.readTree(record.value());
+        long productId = event.path("productId").asLong();
+        List<String> users = new ArrayList<>();
+        for (JsonNode token : event.path("tokens")) {
+            this.tokens.verify(token.asString())
+                .filter(verified -> verified.productId() == productId)
+                .map(EntryToken::userId)
+                .ifPresent(users::add);
+        }
+        JsonNode expiresAt = event.path("expiresAt");
+        ledger.changed(productId, event.path("type").asString(), users,
+                expiresAt.isNumber() ? expiresAt.asLong() : null);
+    }
+
+    private void left(SaleLedger ledger, ConsumerRecord<String, byte[]> record) {
+        JsonNode leave = this.json.readTree(record.value());
+        ledger.left(leave.path("productId").asLong(), leave.path("userId").asString());
+    }
+
+    private void booking(SaleLedger ledger, ConsumerRecord<String, byte[]> record) {
+        JsonNode booking = this.json.readTree(record.value());
+        // the booking event and the gate's record have the same fields, so the event is stored as it is
+        ledger.booked(booking.path("productId").asLong(), booking.path("bookingId").asString(),
+                booking.path("userId").asString(), booking.path("quantity").asInt(1),
+                new String(record.value(), StandardCharsets.UTF_8));
+    }
+
+    /** Gone first, so that nobody used is given an entry; the settings last, so that the tick starts on the rest. */
+    private void write(long productId, SaleLedger.ProductSale sale, String epoch, boolean foundEmpty) {
+        QueueKeys keys = this.keyspace.product(productId);
+        this.redis.execute(BEGIN_RESTORE, List.of(keys.waiting(), keys.seen(), keys.stats()), epoch,
+                foundEmpty ? "1" : "0");
+        List<String> placeKeys = List.of(keys.waiting(), keys.entry(), keys.gone(), keys.bookings());
+        List<String> gone = new ArrayList<>(sale.goneUsers());
+        for (int from = 0; from < gone.size(); from += SLICE) {
+            List<String> args = new ArrayList<>();
+            args.add("gone");
+            args.addAll(gone.subList(from, Math.min(gone.size(), from + SLICE)));
+            this.redis.execute(RESTORE_PLACES, placeKeys, args.toArray());
+        }
+        writePairs(placeKeys, "entry", sale.entries().entrySet().stream()
+            .map(entry -> List.of(Long.toString(entry.getValue()), entry.getKey()))
+            .toList());
+        writePairs(placeKeys, "booking", sale.bookings.entrySet().stream()
+            .map(entry -> List.of(entry.getKey(), entry.getValue()))
+            .toList());
+        Long stock = sale.stockLeft();
+        this.redis.execute(RESTORE_STOCK, List.of(keys.stock(), keys.stats()), Long.toString(sale.bookedUnits),
+                stock == null ? "" : stock.toString());
+        QueueSettings settings = sale.settings;
+        if (settings != null && this.queues.findSettings(productId).isEmpty()) {
+            this.queues.save(productId, settings);
+        }
+    }
+
+    private void writePairs(List<String> keys, String kind, Collection<List<String>> pairs) {
+        List<List<String>> all = new ArrayList<>(pairs);
+        for (int from = 0; from < all.size(); from += SLICE) {
+            List<String> args = new ArrayList<>();
+            args.add(kind);
+            all.subList(from, Math.min(all.size(), from + SLICE)).forEach(args::addAll);
+            this.redis.execute(RESTORE_PLACES, keys, args.toArray());
+        }
+    }
+}

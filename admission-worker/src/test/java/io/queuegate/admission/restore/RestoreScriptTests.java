@@ -1,0 +1,181 @@
+package io.queuegate.admission.restore;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.core.queue.QueueScripts;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The restore's scripts against the real Redis on 127.0.0.1:6379, or the cluster {@code scripts/test-on-cluster.sh}
+ * names (shared: a random product, only its keys deleted):
+ * what they write on an empty Redis, and that they change nothing a Redis still holds.
+ */
+class RestoreScriptTests {
+
+    private static final RedisScript<Long> RESTORE_PLACES = QueueScripts.of("restore_places", Long.class);
+
+    private static final RedisScript<Long> BEGIN_RESTORE = QueueScripts.of("begin_restore", Long.class);
+
+    private static final RedisScript<Long> RESTORE_STOCK = QueueScripts.of("restore_stock", Long.class);
+
+    private static LettuceConnectionFactory connectionFactory;
+
+    private static StringRedisTemplate redis;
+
+    private QueueKeys keys;
+
+    @BeforeAll
+    static void connect() {
+        // the Redis Cluster that SPRING_DATA_REDIS_CLUSTER_NODES names, as the services would use it (scripts/test-on-cluster.sh)
+        String cluster = System.getenv("SPRING_DATA_REDIS_CLUSTER_NODES");
+        connectionFactory = cluster == null || cluster.isBlank()
+                ? new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", 6379))
+                : new LettuceConnectionFactory(new RedisClusterConfiguration(List.of(cluster.split(","))));
+        connectionFactory.afterPropertiesSet();
+        connectionFactory.start();
+        redis = new StringRedisTemplate(connectionFactory);
+        redis.afterPropertiesSet();
+    }
+
+    @AfterAll
+    static void disconnect() {
+        connectionFactory.destroy();
+    }
+
+    @BeforeEach
+    void newProduct() {
+        do {
+            this.keys = QueueKeys.of(ThreadLocalRandom.current().nextLong(1_000_000_000L, 9_000_000_000L));
+        }
+        while (redis.countExistingKeys(this.keys.all()) > 0);
+    }
+
+    @AfterEach
+    void forget() {
+        redis.delete(this.keys.all());
+    }
+
+    private long places(String... args) {
+        return redis.execute(RESTORE_PLACES,
+                List.of(this.keys.waiting(), this.keys.entry(), this.keys.gone(), this.keys.bookings()),
+                (Object[]) args);
+    }
+
+    private long stock(long booked, String left) {
+        return redis.execute(RESTORE_STOCK, List.of(this.keys.stock(), this.keys.stats()), Long.toString(booked),
+                left);
+    }
+
+    @Test
+    void aGoneUserLeavesEveryPlaceAndIsNeverGivenAnEntry() {
+        redis.opsForZSet().add(this.keys.waiting(), "a", 1);
+        redis.opsForZSet().add(this.keys.entry(), "b", 9_000);
+
+        assertThat(places("gone", "a", "b")).isEqualTo(2);
+        assertThat(places("entry", "9000", "a", "9500", "c")).isEqualTo(1);
+        assertThat(places("entry", "9000", "a", "9500", "c")).as("repeated").isZero();
+
+        assertThat(redis.opsForZSet().size(this.keys.waiting())).isZero();
+        assertThat(redis.opsForZSet().range(this.keys.entry(), 0, -1)).containsExactly("c");
+        assertThat(redis.opsForZSet().score(this.keys.entry(), "c")).isEqualTo(9_500.0);
+        assertThat(redis.opsForSet().members(this.keys.gone())).containsExactlyInAnyOrder("a", "b");
+    }
+
+    @Test
+    void anAdmittedUserFoundWaitingGetsTheEntryInstead() {
+        redis.opsForZSet().add(this.keys.waiting(), "a", 1);
+        assertThat(places("entry", "9000", "a")).isEqualTo(1);
+        assertThat(redis.opsForZSet().size(this.keys.waiting())).isZero();
+        assertThat(redis.opsForZSet().score(this.keys.entry(), "a")).isEqualTo(9_000.0);
+    }
+
+    @Test
+    void aBookingAlreadyThereIsKept() {
+        redis.opsForHash().put(this.keys.bookings(), "1-x", "kept");
+        assertThat(places("booking", "1-x", "other", "1-y", "new")).isEqualTo(1);
+        assertThat(redis.opsForHash().entries(this.keys.bookings())).containsEntry("1-x", "kept")
+            .containsEntry("1-y", "new");
+    }
+
+    @Test
+    void anEmptyRedisGetsTheStockOfTheLogUnlessOneWasSetSince() {
+        assertThat(stock(3, "7")).isEqualTo(1);
+        assertThat(redis.opsForValue().get(this.keys.stock())).isEqualTo("7");
+        assertThat(redis.opsForHash().get(this.keys.stats(), "bookedUnits")).isEqualTo("3");
+        assertThat(stock(3, "7")).as("repeated").isZero();
+        assertThat(redis.opsForValue().get(this.keys.stock())).isEqualTo("7");
+
+        forget();
+        redis.opsForValue().set(this.keys.stock(), "40");
+        assertThat(stock(3, "7")).isZero();
+        assertThat(redis.opsForValue().get(this.keys.stock())).isEqualTo("40");
+    }
+
+    @Test
+    void aRedisThatLostItsLastBookingsLosesTheirUnitsFromTheStockItKept() {
+        redis.opsForValue().set(this.keys.stock(), "10");
+        redis.opsForHash().put(this.keys.stats(), "bookedUnits", "5");
+
+        assertThat(stock(8, "2")).isEqualTo(1);
+        assertThat(redis.opsForValue().get(this.keys.stock())).isEqualTo("7");
+        assertThat(redis.opsForHash().get(this.keys.stats(), "bookedUnits")).isEqualTo("8");
+        assertThat(stock(8, "2")).as("repeated").isZero();
+        assertThat(stock(6, "4")).as("Redis ahead of the log").isZero();
+        assertThat(redis.opsForValue().get(this.keys.stock())).isEqualTo("7");
+
+        assertThat(stock(20, "0")).isEqualTo(1);
+        assertThat(redis.opsForValue().get(this.keys.stock())).as("never below zero").isEqualTo("0");
+    }
+
+    private long begin(String epoch, boolean foundEmpty) {
+        return redis.execute(BEGIN_RESTORE, List.of(this.keys.waiting(), this.keys.seen(), this.keys.stats()), epoch,
+                foundEmpty ? "1" : "0");
+    }
+
+    @Test
+    void onARedisFoundEmptyTheFirstRestoreDropsWhatStaleWritesPutInTheLine() {
+        redis.opsForZSet().add(this.keys.waiting(), "stale", 1);
+        redis.opsForZSet().add(this.keys.seen(), "stale", 1);
+        redis.opsForHash().putAll(this.keys.stats(), Map.of("applied:queuegate.entries:3", "41", "seq", "1",
+                "enteredTotal", "1", "bookedUnits", "4"));
+
+        assertThat(begin("e2", true)).isEqualTo(1);
+        assertThat(redis.hasKey(this.keys.waiting())).isFalse();
+        assertThat(redis.hasKey(this.keys.seen())).isFalse();
+        assertThat(redis.opsForHash().entries(this.keys.stats()))
+            .isEqualTo(Map.of("bookedUnits", "4", "restoredFor", "e2"));
+
+        // a second restore for the same epoch, by a worker that may be replaying already, drops nothing
+        redis.opsForZSet().add(this.keys.waiting(), "replayed", 1);
+        assertThat(begin("e2", true)).isZero();
+        assertThat(redis.opsForZSet().range(this.keys.waiting(), 0, -1)).containsExactly("replayed");
+    }
+
+    @Test
+    void aRedisThatKeptItsIdKeepsItsLine() {
+        redis.opsForZSet().add(this.keys.waiting(), "kept", 1);
+        assertThat(begin("e3", false)).isEqualTo(1);
+        assertThat(redis.opsForZSet().range(this.keys.waiting(), 0, -1)).containsExactly("kept");
+    }
+
+    @Test
+    void withoutAStockSettingNoStockIsWritten() {
+        assertThat(stock(0, "")).isZero();
+        assertThat(redis.hasKey(this.keys.stock())).isFalse();
+    }
+}

@@ -1,0 +1,49 @@
+package io.queuegate.ingest.entry;
+
+import java.util.concurrent.TimeUnit;
+
+import io.queuegate.core.event.EntryLeft;
+import io.queuegate.core.token.EntryToken;
+import io.queuegate.ingest.config.IngestProperties;
+import io.queuegate.web.ApiException;
+
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * Makes a leave durable before it is applied and acknowledged: a Redis that loses the sale restores the leaves from
+ * this topic before it replays the lines, so a user who left is not placed again.
+ */
+@Component
+class LeavePublisher {
+
+    private final KafkaTemplate<String, Object> kafka;
+
+    private final IngestProperties properties;
+
+    LeavePublisher(KafkaTemplate<String, Object> kafka, IngestProperties properties) {
+        this.kafka = kafka;
+        this.properties = properties;
+    }
+
+    /** @throws ApiException 503 when Kafka did not acknowledge within the publish timeout; nothing was removed */
+    void publish(EntryToken entry) {
+        try {
+            this.kafka.send(this.properties.leavesTopic(), Long.toString(entry.productId()),
+                    new EntryLeft(entry.productId(), entry.userId(), System.currentTimeMillis()))
+                .get(this.properties.publishTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw unavailable();
+        }
+        catch (Exception ex) {
+            throw unavailable();
+        }
+    }
+
+    private ApiException unavailable() {
+        return ApiException.unavailable("The leave could not be stored; nothing changed, try again.",
+                this.properties.retryAfter());
+    }
+}
