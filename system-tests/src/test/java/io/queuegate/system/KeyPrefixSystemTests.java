@@ -50,16 +50,22 @@ class KeyPrefixSystemTests {
     static void startTheTenantsDeployment() {
         String prefix = "queuegate.redis.key-prefix=" + TENANT.prefix();
         String entries = "tenant-" + RUN + ".entries";
+        // every topic its own: a deployment that read another's sale, leaves or bookings would restore them
+        String sale = "tenant-" + RUN + ".sale";
+        String leaves = "tenant-" + RUN + ".leaves";
+        String bookings = "tenant-" + RUN + ".bookings";
         tenantIngest = stack.start(IngestApplication.class, IngestApplication.CONFIG_NAME, prefix,
-                "queuegate.ingest.topic=" + entries);
+                "queuegate.ingest.topic=" + entries, "queuegate.ingest.leaves-topic=" + leaves);
         tenant.add(tenantIngest);
         tenantWorker = stack.start(AdmissionWorkerApplication.class, AdmissionWorkerApplication.CONFIG_NAME, prefix,
                 "queuegate.admission.topic=" + entries, "queuegate.admission.audit-topic=tenant-" + RUN + ".audit",
                 "queuegate.admission.dead-letter-topic=" + entries + ".DLT",
+                "queuegate.admission.sale-topic=" + sale, "queuegate.admission.leaves-topic=" + leaves,
+                "queuegate.admission.bookings-topic=" + bookings,
                 "spring.kafka.consumer.group-id=tenant-" + RUN + "-writer", "queuegate.admission.tick-interval=50ms");
         tenant.add(tenantWorker);
         tenantBooking = stack.start(BookingApplication.class, BookingApplication.CONFIG_NAME, prefix,
-                "queuegate.booking.topic=tenant-" + RUN + ".bookings");
+                "queuegate.booking.topic=" + bookings, "queuegate.booking.sale-topic=" + sale);
         tenant.add(tenantBooking);
     }
 
