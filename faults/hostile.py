@@ -435,10 +435,12 @@ def run(cases, threads=8):
 # --- "no write" evidence -----------------------------------------------------------------------------------------
 
 VOLATILE = {"bucket", "bucketAt"}  # the admission tick's rate bucket, rewritten every tick
+HEARTBEATS = ":workers"  # the admission workers' heartbeats: who is there is compared, not when it last beat
 
 
 def snapshot(redis):
-    """Every key of the private Redis with its content (the tick's rate-bucket fields left out)."""
+    """Every key of the private Redis with its content (the tick's rate-bucket fields and the workers' heartbeat
+    times left out)."""
     out, cursor = {}, "0"
     while True:
         cursor, batch = redis("SCAN", cursor, "COUNT", 1000)
@@ -449,6 +451,8 @@ def snapshot(redis):
             elif kind == "hash":
                 flat = redis("HGETALL", key)
                 v = tuple(sorted((flat[i], flat[i + 1]) for i in range(0, len(flat), 2) if flat[i] not in VOLATILE))
+            elif kind == "zset" and key.endswith(HEARTBEATS):
+                v = tuple(sorted(redis("ZRANGE", key, 0, -1)))
             elif kind == "zset":
                 v = tuple(redis("ZRANGE", key, 0, -1, "WITHSCORES"))
             elif kind == "set":
