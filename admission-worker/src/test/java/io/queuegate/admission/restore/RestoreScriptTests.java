@@ -2,19 +2,15 @@ package io.queuegate.admission.restore;
 
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.queue.QueueScripts;
-import org.junit.jupiter.api.AfterAll;
+import io.queuegate.core.testing.TestRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.data.redis.connection.RedisClusterConfiguration;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -33,36 +29,18 @@ class RestoreScriptTests {
 
     private static final RedisScript<Long> RESTORE_STOCK = QueueScripts.of("restore_stock", Long.class);
 
-    private static LettuceConnectionFactory connectionFactory;
-
     private static StringRedisTemplate redis;
 
     private QueueKeys keys;
 
     @BeforeAll
     static void connect() {
-        // the Redis Cluster that SPRING_DATA_REDIS_CLUSTER_NODES names, as the services would use it (scripts/test-on-cluster.sh)
-        String cluster = System.getenv("SPRING_DATA_REDIS_CLUSTER_NODES");
-        connectionFactory = cluster == null || cluster.isBlank()
-                ? new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", 6379))
-                : new LettuceConnectionFactory(new RedisClusterConfiguration(List.of(cluster.split(","))));
-        connectionFactory.afterPropertiesSet();
-        connectionFactory.start();
-        redis = new StringRedisTemplate(connectionFactory);
-        redis.afterPropertiesSet();
-    }
-
-    @AfterAll
-    static void disconnect() {
-        connectionFactory.destroy();
+        redis = TestRedis.template();
     }
 
     @BeforeEach
     void newProduct() {
-        do {
-            this.keys = QueueKeys.of(ThreadLocalRandom.current().nextLong(1_000_000_000L, 9_000_000_000L));
-        }
-        while (redis.countExistingKeys(this.keys.all()) > 0);
+        this.keys = QueueKeys.of(TestRedis.unusedProduct(redis));
     }
 
     @AfterEach

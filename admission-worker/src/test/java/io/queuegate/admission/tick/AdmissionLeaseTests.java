@@ -28,14 +28,11 @@ import io.queuegate.core.queue.RegistryProperties;
 import io.queuegate.core.queue.ScriptTime;
 import io.queuegate.core.queue.ScriptTimer;
 import io.queuegate.core.queue.WaitingLine;
-import org.junit.jupiter.api.AfterAll;
+import io.queuegate.core.testing.TestRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.data.redis.connection.RedisClusterConfiguration;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -60,8 +57,6 @@ class AdmissionLeaseTests {
 
     private static final Duration LEASE = Duration.ofSeconds(2);
 
-    private static LettuceConnectionFactory connectionFactory;
-
     private static StringRedisTemplate redis;
 
     private final Keyspace keyspace = new Keyspace("qg-lease-test-" + UUID.randomUUID().toString().substring(0, 8)
@@ -81,21 +76,7 @@ class AdmissionLeaseTests {
 
     @BeforeAll
     static void connect() {
-        String cluster = System.getenv("SPRING_DATA_REDIS_CLUSTER_NODES");
-        connectionFactory = cluster == null || cluster.isBlank()
-                ? new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", 6379))
-                : new LettuceConnectionFactory(new RedisClusterConfiguration(List.of(cluster.split(","))));
-        connectionFactory.afterPropertiesSet();
-        connectionFactory.start();
-        redis = new StringRedisTemplate(connectionFactory);
-        redis.afterPropertiesSet();
-    }
-
-    @AfterAll
-    static void disconnect() {
-        if (connectionFactory != null) {
-            connectionFactory.destroy();
-        }
+        redis = TestRedis.template();
     }
 
     @AfterEach
