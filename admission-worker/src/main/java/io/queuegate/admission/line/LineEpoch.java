@@ -68,8 +68,7 @@ class LineEpoch {
      * assignment, when there is nothing to lose yet.
      */
     boolean lost() {
-        String epoch = this.adopted;
-        return epoch != null && !epoch.equals(this.redis.opsForValue().get(this.key));
+        return this.adopted != null && !unchanged();
     }
 
     record Reading(String epoch, boolean wasMissing) {
