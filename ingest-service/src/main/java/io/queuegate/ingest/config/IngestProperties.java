@@ -26,7 +26,7 @@ import org.springframework.validation.annotation.Validated;
  * @param retention how long the entries and leaves topics keep their records when ingest creates them: a Redis that
  *        loses the sale gets back only what is still there, so keep it at least as long as a sale
  * @param observeBurstPaths whether enters and polls get Spring's per-request HTTP observation (timer and span);
- *        off by default because it costs a fifth of a poll's CPU (see BurstPathObservations)
+ *        off by default because it costs about 7 % of a poll's CPU (see BurstPathObservations)
  */
 @Validated
 @ConfigurationProperties("queuegate.ingest")

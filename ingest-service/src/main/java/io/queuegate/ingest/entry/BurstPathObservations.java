@@ -13,8 +13,8 @@ import org.springframework.http.server.observation.ServerRequestObservationConte
  * {@code http.server.requests} timer sample and no server span per request. Every other request is observed as
  * usual.
  *
- * <p>On these two paths the observation cost 15 to 30 µs of ingest's CPU per request (timer, histogram, span and
- * scope), a fifth of a poll. What it told is kept more cheaply: the enter and poll counters count every answer by
+ * <p>On these two paths the observation (timer, histogram, span and scope) was about 7 % of a poll's CPU in a
+ * profile, the largest single cost above the plain HTTP stack (docs/BENCHMARKS.md). What it told is kept more cheaply: the enter and poll counters count every answer by
  * outcome, the group commit times each round's publish, and the coalescer counts polls per Redis call. Setting
  * {@code queuegate.ingest.observe-burst-paths=true} observes them per request again, e.g. to trace one user.
  */
