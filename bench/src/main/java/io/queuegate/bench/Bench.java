@@ -19,6 +19,7 @@ import java.util.stream.Collectors;
 
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.token.TokenCodec;
+import io.queuegate.loopback.HttpPool;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;

@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.loopback.HttpPool;
 
 /**
  * Figure 5: bookings per second while every buyer contends for one product's stock. The product gets admitted tokens

@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisFuture;
 import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.loopback.HttpPool;
 
 /**
  * Figure 6: a sale as buyers live it. Each simulated user is a virtual thread: it enters at its moment of an even

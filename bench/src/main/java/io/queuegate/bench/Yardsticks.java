@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import io.queuegate.loopback.HttpPool;
+
 /**
  * The two yardstick apps of the rate figures (module {@code yardsticks/}), each its own JVM started with the launcher
  * the services run with (the same {@code java} and JVM options), waited for until it answers, and stopped at

@@ -1,4 +1,4 @@
-package io.queuegate.bench;
+package io.queuegate.loopback;
 
 import java.io.EOFException;
 import java.io.IOException;
@@ -14,11 +14,12 @@ import java.util.concurrent.Semaphore;
  * A deliberately small HTTP/1.1 client: a bounded pool of keep-alive connections to one loopback server, blocking
  * sockets on the caller's (virtual) thread, requests written as one buffer. It exists because the generator shares
  * two cores with the services: {@code java.net.http} spends several hand-offs per request, this spends none.
+ * The benchmark's generator and the fault runner's forgery check both send through it.
  * It understands exactly what the services answer: Content-Length or chunked bodies, and {@code Connection: close}.
  */
-final class HttpPool implements AutoCloseable {
+public final class HttpPool implements AutoCloseable {
 
-    record Response(int status, String body) {
+    public record Response(int status, String body) {
     }
 
     private final String host;
@@ -31,7 +32,7 @@ final class HttpPool implements AutoCloseable {
 
     private final String hostHeader;
 
-    HttpPool(String host, int port, int maxConnections) {
+    public HttpPool(String host, int port, int maxConnections) {
         this.host = host;
         this.port = port;
         this.permits = new Semaphore(maxConnections);
@@ -43,23 +44,23 @@ final class HttpPool implements AutoCloseable {
      * overflow Tomcat's accept backlog (100), and a handshake the server dropped is retried by the kernel with
      * exponential back-off: whole seconds in which the generator measures nothing but its own connects.
      */
-    HttpPool warm(int count) throws IOException {
+    public HttpPool warm(int count) throws IOException {
         for (int i = 0; i < count; i++) {
             this.idle.offer(new Connection(this.host, this.port));
         }
         return this;
     }
 
-    Response get(String path) throws IOException {
+    public Response get(String path) throws IOException {
         return exchange(("GET " + path + " HTTP/1.1\r\n" + this.hostHeader + "Accept: application/json\r\n\r\n")
             .getBytes(StandardCharsets.US_ASCII));
     }
 
-    Response post(String path, String json) throws IOException {
+    public Response post(String path, String json) throws IOException {
         return send("POST", path, json, null);
     }
 
-    Response put(String path, String json, String bearer) throws IOException {
+    public Response put(String path, String json, String bearer) throws IOException {
         return send("PUT", path, json, bearer);
     }
 

@@ -1,11 +1,7 @@
-import java.lang.reflect.Proxy;
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
-import java.io.EOFException;
+package io.queuegate.faults;
+
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
+import java.lang.reflect.Proxy;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +14,6 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -30,14 +25,15 @@ import java.util.concurrent.atomic.LongAdder;
 
 import io.queuegate.core.token.EntryToken;
 import io.queuegate.core.token.TokenCodec;
+import io.queuegate.loopback.HttpPool;
 import io.queuegate.web.AdminTokenInterceptor;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 /**
- * The forgery scenario of faults/run.py, run as a single-file program against the services' own classes:
- * {@code java -cp <libs> faults/ForgeryCheck.java SECRET COUNT GENUINE_TOKENS_FILE ADMIN_TOKEN
+ * The forgery scenario of faults/run.py, run against the services' own classes:
+ * {@code java -jar queuegate-fault-checks-exec.jar forgery SECRET COUNT GENUINE_TOKENS_FILE ADMIN_TOKEN
  * [INGEST_BASE BOOKING_BASE PRODUCT HTTP_COUNT]}.
  *
  * <p>Feeds COUNT forged and tampered tokens to {@link TokenCodec#verify} with the deployment's secret and counts
@@ -47,11 +43,15 @@ import jakarta.servlet.http.HttpServletResponse;
  * longer the more is right.
  *
  * <p>With the last four arguments it then sends HTTP_COUNT forged tokens over HTTP, half to the status endpoint
- * and half to booking of PRODUCT, from 64 virtual threads on keep-alive connections (Python's client managed
- * about 1,000 calls/s here). A 2xx on either is an acceptance; a 5xx or a connection
+ * and half to booking of PRODUCT, from 64 virtual threads on the benchmark's keep-alive {@link HttpPool} (Python's
+ * client managed about 1,000 calls/s here; the JDK's HttpClient took a whole core for 2,300 requests/s, which starved
+ * the services under test). A 2xx on either is an acceptance; a 5xx or a connection
  * that closes without an answer is counted apart. Prints one JSON line.
  */
-public class ForgeryCheck {
+final class ForgeryCheck {
+
+    private ForgeryCheck() {
+    }
 
     private static final Base64.Encoder ENC = Base64.getUrlEncoder().withoutPadding();
     private static final Base64.Decoder DEC = Base64.getUrlDecoder();
@@ -60,7 +60,7 @@ public class ForgeryCheck {
         "extend", "splice mac", "other product", "wrong key", "non-canonical base64", "padding",
         "standard alphabet", "other user, mac kept", "version byte"};
 
-    public static void main(String[] args) throws Exception {
+    static void run(String[] args) throws Exception {
         String secret = args[0];
         long count = Long.parseLong(args[1]);
         List<String> genuine = Files.readAllLines(Path.of(args[2])).stream().filter(s -> !s.isBlank()).toList();
@@ -185,14 +185,14 @@ public class ForgeryCheck {
         AtomicLong next = new AtomicLong();
         List<String> examples = Collections.synchronizedList(new ArrayList<>());
         long t0 = System.nanoTime();
-        URI ingest = URI.create(ingestBase);
-        URI booking = URI.create(bookingBase);
-        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+        URI ingestUri = URI.create(ingestBase);
+        URI bookingUri = URI.create(bookingBase);
+        try (HttpPool ingest = new HttpPool(ingestUri.getHost(), ingestUri.getPort(), workers);
+                HttpPool booking = new HttpPool(bookingUri.getHost(), bookingUri.getPort(), workers);
+                ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int w = 0; w < workers; w++) {
                 SplittableRandom rnd = new SplittableRandom(1000 + w);
                 threads.submit(() -> {
-                    KeepAlive toStatus = new KeepAlive(ingest);
-                    KeepAlive toBooking = new KeepAlive(booking);
                     for (long i = next.getAndIncrement(); i < count; i = next.getAndIncrement()) {
                         String token;
                         if (i % 1000 >= 998) { // one to each endpoint
@@ -207,15 +207,13 @@ public class ForgeryCheck {
                         // even tokens go to status, odd ones to booking: half a million each
                         boolean status = i % 2 == 0;
                         String endpoint = status ? "status" : "booking";
-                        String request = status
-                                ? "GET /api/v1/queues/" + product + "/entries/"
-                                        + URLEncoder.encode(token, StandardCharsets.UTF_8) + " HTTP/1.1\r\nHost: "
-                                        + ingest.getAuthority() + "\r\nAccept: application/json\r\n\r\n"
-                                : post(booking, "/api/v1/bookings", "{\"productId\":" + product + ",\"token\":\""
-                                        + token + "\",\"quantity\":1}");
                         int code;
                         try {
-                            code = (status ? toStatus : toBooking).exchange(request);
+                            code = status
+                                    ? ingest.get("/api/v1/queues/" + product + "/entries/"
+                                            + URLEncoder.encode(token, StandardCharsets.UTF_8)).status()
+                                    : booking.post("/api/v1/bookings", "{\"productId\":" + product
+                                            + ",\"token\":\"" + token + "\",\"quantity\":1}").status();
                         }
                         catch (IOException ex) {
                             code = 0;
@@ -234,8 +232,6 @@ public class ForgeryCheck {
                             failed.increment();
                         }
                     }
-                    toStatus.close();
-                    toBooking.close();
                 });
             }
         }
@@ -372,127 +368,5 @@ public class ForgeryCheck {
                 .append('"');
         }
         return s.append(']').toString();
-    }
-
-    private static String post(URI base, String path, String json) {
-        int length = json.getBytes(StandardCharsets.UTF_8).length;
-        return "POST " + path + " HTTP/1.1\r\nHost: " + base.getAuthority() + "\r\nContent-Type: application/json\r\n"
-                + "Accept: application/json\r\nContent-Length: " + length + "\r\n\r\n" + json;
-    }
-
-    /**
-     * One HTTP/1.1 keep-alive connection, reopened when the server closes it. The JDK's HttpClient took a whole core
-     * for 2,300 requests/s here, which starved the services under test.
-     */
-    private static final class KeepAlive {
-
-        private final URI base;
-
-        private Socket socket;
-
-        private InputStream in;
-
-        private OutputStream out;
-
-        KeepAlive(URI base) {
-            this.base = base;
-        }
-
-        /** Sends one request and reads the whole answer; returns its status code. */
-        int exchange(String request) throws IOException {
-            if (this.socket == null) {
-                this.socket = new Socket(this.base.getHost(), this.base.getPort());
-                this.socket.setSoTimeout(30_000);
-                this.socket.setTcpNoDelay(true);
-                this.in = new BufferedInputStream(this.socket.getInputStream(), 16 * 1024);
-                this.out = new BufferedOutputStream(this.socket.getOutputStream(), 16 * 1024);
-            }
-            try {
-                this.out.write(request.getBytes(StandardCharsets.UTF_8));
-                this.out.flush();
-                String statusLine = line();
-                int code = Integer.parseInt(statusLine.substring(9, 12));
-                long length = -1;
-                boolean chunked = false;
-                boolean close = false;
-                for (String header = line(); !header.isEmpty(); header = line()) {
-                    String lower = header.toLowerCase(Locale.ROOT);
-                    if (lower.startsWith("content-length:")) {
-                        length = Long.parseLong(lower.substring(15).trim());
-                    }
-                    else if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
-                        chunked = true;
-                    }
-                    else if (lower.startsWith("connection:") && lower.contains("close")) {
-                        close = true;
-                    }
-                }
-                if (chunked) {
-                    for (long size = Long.parseLong(line().split(";")[0].trim(), 16); size > 0;
-                            size = Long.parseLong(line().split(";")[0].trim(), 16)) {
-                        skip(size);
-                        line();
-                    }
-                    while (!line().isEmpty()) {
-                        // trailers
-                    }
-                }
-                else if (length >= 0) {
-                    skip(length);
-                }
-                else {
-                    close = true;
-                    while (this.in.read() >= 0) {
-                        // the body runs to the end of the connection
-                    }
-                }
-                if (close) {
-                    close();
-                }
-                return code;
-            }
-            catch (IOException | RuntimeException ex) {
-                close();
-                throw ex instanceof IOException io ? io : new IOException(ex);
-            }
-        }
-
-        private String line() throws IOException {
-            StringBuilder s = new StringBuilder();
-            for (int c = this.in.read(); c != '\n'; c = this.in.read()) {
-                if (c < 0) {
-                    throw new EOFException("closed after " + s);
-                }
-                if (c != '\r') {
-                    s.append((char) c);
-                }
-            }
-            return s.toString();
-        }
-
-        private void skip(long n) throws IOException {
-            for (long left = n; left > 0; ) {
-                long skipped = this.in.skip(left);
-                if (skipped <= 0) {
-                    if (this.in.read() < 0) {
-                        throw new EOFException("body cut short");
-                    }
-                    skipped = 1;
-                }
-                left -= skipped;
-            }
-        }
-
-        void close() {
-            if (this.socket != null) {
-                try {
-                    this.socket.close();
-                }
-                catch (IOException ignored) {
-                    // closing anyway
-                }
-                this.socket = null;
-            }
-        }
     }
 }
