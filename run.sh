@@ -21,7 +21,7 @@ SERVICES=(ingest-service admission-worker booking-service)
 declare -A PORT=([ingest-service]=8080 [admission-worker]=8081 [booking-service]=8082)
 # Actuator (health, metrics, Prometheus) of each service, on loopback only
 declare -A MANAGEMENT_PORT=([ingest-service]=18080 [admission-worker]=18081 [booking-service]=18082)
-VERSION="0.1.0-SNAPSHOT"
+VERSION="$QG_VERSION"
 PID_DIR="$LOCAL_DIR/pids"
 LOG_DIR="$LOCAL_DIR/logs"
 KAFKA_MARKER="$LOCAL_DIR/kafka.started"
@@ -35,14 +35,15 @@ usage() {
 
 jar_of() { printf '%s/%s/target/%s-%s-exec.jar' "$ROOT" "$1" "$1" "$VERSION"; }
 pid_of() { if [ -f "$PID_DIR/$1.pid" ]; then tr -dc '0-9' <"$PID_DIR/$1.pid"; fi; }
-service_running() { pid_matches "$(pid_of "$1")" "$(basename "$(jar_of "$1")")"; }
+# scripts/service.sh becomes the service's JVM; until it does, its command line names the module, not the jar
+service_running() { pid_matches "$(pid_of "$1")" "$1"; }
 
 # Stops the services (in parallel), then Kafka and Redis if a run of this script started them.
 stop_all() {
     local svc stoppers=()
     for svc in "${SERVICES[@]}"; do
         if [ -f "$PID_DIR/$svc.pid" ]; then
-            stop_pid "$(pid_of "$svc")" "$(basename "$(jar_of "$svc")")" "$svc" 35 &
+            stop_pid "$(pid_of "$svc")" "$svc" "$svc" 35 &
             stoppers+=("$!")
         fi
     done
@@ -87,22 +88,15 @@ admin_token() {
 }
 
 start_service() {
-    local svc="$1" jar log
-    jar="$(jar_of "$svc")"
+    local svc="$1" log
     log="$LOG_DIR/$svc.log"
     log "starting $svc on :${PORT[$svc]} (log: ${log#"$ROOT"/})"
-    # Both the names the README documents (ADMIN_TOKEN, QUEUE_TOKEN_SECRET) and Spring's relaxed-binding
-    # names of the same properties are passed, so either way of mapping them in application.yml works.
-    # shellcheck disable=SC2046 # service_jvm_options (scripts/lib.sh) prints several options
     env SERVER_PORT="${PORT[$svc]}" \
         MANAGEMENT_SERVER_PORT="${MANAGEMENT_PORT[$svc]}" \
-        SPRING_KAFKA_BOOTSTRAP_SERVERS=127.0.0.1:9092 \
-        SPRING_DATA_REDIS_HOST=127.0.0.1 \
-        SPRING_DATA_REDIS_PORT="$REDIS_PORT" \
+        KAFKA_PORT=9092 \
         ADMIN_TOKEN="$ADMIN_TOKEN" \
-        QUEUEGATE_ADMIN_TOKEN="$ADMIN_TOKEN" \
         "${SECRET_ENV[@]}" \
-        nohup java $(service_jvm_options) -jar "$jar" >"$log" 2>&1 </dev/null &
+        nohup "$ROOT/scripts/service.sh" "$svc" >"$log" 2>&1 </dev/null &
     echo "$!" >"$PID_DIR/$svc.pid"
 }
 

@@ -435,7 +435,6 @@ def run(cases, threads=8):
 # --- "no write" evidence -----------------------------------------------------------------------------------------
 
 VOLATILE = {"bucket", "bucketAt"}  # the admission tick's rate bucket, rewritten every tick
-HEARTBEATS = ":workers"  # the admission workers' heartbeats: who is there is compared, not when it last beat
 
 
 def snapshot(redis):
@@ -451,7 +450,7 @@ def snapshot(redis):
             elif kind == "hash":
                 flat = redis("HGETALL", key)
                 v = tuple(sorted((flat[i], flat[i + 1]) for i in range(0, len(flat), 2) if flat[i] not in VOLATILE))
-            elif kind == "zset" and key.endswith(HEARTBEATS):
+            elif kind == "zset" and key == S.keys(0)["admissionWorkers"]:  # who beats, not when it last beat
                 v = tuple(sorted(redis("ZRANGE", key, 0, -1)))
             elif kind == "zset":
                 v = tuple(redis("ZRANGE", key, 0, -1, "WITHSCORES"))

@@ -119,8 +119,7 @@ class Api:
                                                       timeout=timeout)
 
 
-def keys(p):
-    return {k: f"{k}:{{{p}}}" for k in ("waiting", "entry", "gone", "stats", "queue", "stock", "bookings")}
+keys = S.keys
 
 
 def user_of(token):
@@ -750,7 +749,7 @@ def redis_loss(stack, api):
     held_before = len(before_waiting) + len(before_entry) + len(before_gone)
     answered_at_kill = progress(es)
     redis.close()
-    stack.redis.stop()
+    stack.redis.kill9()
     t_kill = time.monotonic()
     S.wait_for(lambda: not S.port_open(stack.redis.port), 10, 0.02)  # the dead server's socket is closed
     stack.redis.start(fresh=True)
@@ -903,7 +902,7 @@ def hostile_input(stack, api):
 
 def forgery(stack, api):
     """1,000,000 forged and tampered tokens through the codec in-process, 1,000,000 more over HTTP (half on status,
-    half on booking, sent by ForgeryCheck.java's own keep-alive client); and the admin token comparison timed."""
+    half on booking, sent by the fault checks' ForgeryCheck on the benchmark's keep-alive HttpPool); and the admin token comparison timed."""
     sc = "forgery"
     redis = redis_of(stack)
     p = S.new_product()
@@ -919,9 +918,8 @@ def forgery(stack, api):
     n_http = int(os.environ.get("FAULTS_FORGERY_HTTP") or scaled(1_000_000, 10_000))
     tokens_file = os.path.join(S.WORK, "genuine-tokens.txt")
     open(tokens_file, "w").write("\n".join(genuine + [other]) + "\n")
-    cp = S.stage_classpath()
-    out = subprocess.run([S.JAVA, "--sun-misc-unsafe-memory-access=allow", "-cp", cp,
-                          os.path.join(os.path.dirname(os.path.abspath(__file__)), "ForgeryCheck.java"),
+    out = subprocess.run([S.JAVA, "--sun-misc-unsafe-memory-access=allow", "-jar",
+                          os.path.join(S.WORK, "jars", S.CHECKS_JAR), "forgery",
                           stack.token_secret, str(n_codec), tokens_file, stack.admin_token,
                           stack.ingest.base, stack.booking.base, str(p), str(n_http)],
                          capture_output=True, text=True, timeout=1800)

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Queuegate under faults, races and hostile input: builds the service jars when they are missing, then runs
-# faults/run.py (every scenario, or those named: faults/run.sh consumer-crash redis-down).
+# Queuegate under faults, races and hostile input: builds the service jars and the fault checks' jar (fault-checks/)
+# when they are missing, then runs faults/run.py (every scenario, or those named: faults/run.sh consumer-crash
+# redis-down). Redis, the Kafka broker and the services are started by scripts/redis.sh, scripts/kafka.sh and
+# scripts/service.sh, with their state in .local/faults/.
 # Needs python3 (standard library only), redis-server, and the Kafka broker jars scripts/kafka.sh resolves.
 # Environment: FAULTS_SCALE (default 1), FAULTS_FORGERY_HTTP, FAULTS_PORT_BASE, FAULTS_REDIS_PORT,
 #              FAULTS_KAFKA_PORT, FAULTS_KAFKA_CONTROLLER_PORT; see faults/run.py.
@@ -16,12 +18,13 @@ command -v python3 >/dev/null 2>&1 || die "python3 is needed"
 command -v redis-server >/dev/null 2>&1 || die "redis-server is needed (apt-get install -y redis-server)"
 
 missing=0
-for module in ingest-service admission-worker booking-service; do
-    [ -f "$module/target/$module-0.1.0-SNAPSHOT-exec.jar" ] || missing=1
+for jar in ingest-service admission-worker booking-service; do
+    [ -f "$jar/target/$jar-$QG_VERSION-exec.jar" ] || missing=1
 done
+[ -f "fault-checks/target/queuegate-fault-checks-$QG_VERSION-exec.jar" ] || missing=1
 if [ "$missing" = 1 ]; then
-    log "building the service jars (mvn -q -B -DskipTests install)"
-    "$(maven_cmd)" -q -B -DskipTests install
+    log "building the service jars and the fault checks (mvn -q -B -DskipTests package)"
+    "$(maven_cmd)" -q -B -DskipTests package -pl ingest-service,admission-worker,booking-service,fault-checks -am
 fi
 
 exec python3 "$ROOT/faults/run.py" "$@"

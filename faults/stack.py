@@ -1,9 +1,13 @@
 """The fault runner's private stack: a Redis, a Kafka broker and the three services as separate processes.
 
 Everything here runs on ports and folders of its own (.local/faults/), so the runner neither disturbs the
-stack of ./run.sh (Redis 6379, Kafka 9092, services 8080-8082) nor is disturbed by it. Standard library only.
+stack of ./run.sh (Redis 6379, Kafka 9092, services 8080-8082) nor is disturbed by it. The processes are started by
+the project's own launchers (scripts/redis.sh, scripts/kafka.sh, scripts/service.sh) with the state directory, ports
+and settings of this stack; what is left here is what the faults do to them (kill -9, SIGSTOP) and a small Redis
+client the checks read by. Key names come from the build (faults-checks' 'keys' command), never spelled here.
+Standard library only.
 """
-import glob
+import functools
 import http.client
 import json
 import os
@@ -12,15 +16,15 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 import uuid
-import zipfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WORK = os.path.join(ROOT, ".local", "faults")
+SCRIPTS = os.path.join(ROOT, "scripts")
 VERSION = "0.1.0-SNAPSHOT"
+CHECKS_JAR = f"queuegate-fault-checks-{VERSION}-exec.jar"
 
 
 def env_int(name, default):
@@ -41,19 +45,53 @@ def log(msg):
 
 
 def java_home():
-    for candidate in (os.environ.get("QG_JAVA_HOME"), os.environ.get("JAVA_HOME"),
-                      "/usr/lib/jvm/temurin-25-jdk-amd64", *sorted(glob.glob("/usr/lib/jvm/*25*"))):
-        if candidate and os.access(os.path.join(candidate, "bin", "java"), os.X_OK):
-            out = subprocess.run([os.path.join(candidate, "bin", "java"), "-XshowSettings:properties", "-version"],
-                                 capture_output=True, text=True).stderr
-            for line in out.splitlines():
-                if "java.specification.version" in line and int(line.split("=")[1].strip().split(".")[0]) >= 25:
-                    return candidate
-    sys.exit("no JDK 25 found; set JAVA_HOME to one (e.g. /usr/lib/jvm/temurin-25-jdk-amd64)")
+    """The JDK 25 scripts/lib.sh picks (use_java25), so the runner and the launchers agree on it."""
+    out = subprocess.run(["bash", "-c", 'source "$1/lib.sh" && use_java25 && printf %s "$JAVA_HOME"', "-", SCRIPTS],
+                         capture_output=True, text=True)
+    if out.returncode != 0 or not out.stdout:
+        raise SystemExit(out.stderr.strip() or "no JDK 25 found")
+    return out.stdout
 
 
 JAVA_HOME = java_home()
 JAVA = os.path.join(JAVA_HOME, "bin", "java")
+
+
+def launcher(script, *args, **env):
+    """Runs one of the project's launchers (scripts/*.sh) against this stack's state directory (.local/faults/).
+    In a session of its own, so what it leaves running is not hit by signals meant for the runner."""
+    done = subprocess.run(["bash", os.path.join(SCRIPTS, script), *args], env=script_env(**env),
+                          capture_output=True, text=True, start_new_session=True)
+    if done.returncode != 0:
+        raise SystemExit(f"scripts/{script} {' '.join(args)} failed:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
+    return done
+
+
+def script_env(**extra):
+    env = dict(os.environ, QG_LOCAL_DIR=WORK, JAVA_HOME=JAVA_HOME)
+    env.update({k: str(v) for k, v in extra.items()})
+    return env
+
+
+def read_pid(path):
+    try:
+        return int(open(path).read().strip())
+    except (OSError, ValueError):
+        return None
+
+
+@functools.cache
+def _key_names():
+    """The key names of the fault-checks jar's 'keys' command, for product 0: Keyspace and QueueKeys build them."""
+    out = subprocess.run([JAVA, "-jar", os.path.join(WORK, "jars", CHECKS_JAR), "keys", "0"],
+                         capture_output=True, text=True, check=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def keys(p):
+    """Every key name of product p. A product key is its name with the product's hash tag {<id>} (the Redis
+    Cluster rule every key follows), so the names built for product 0 serve every product by that tag."""
+    return {k: v.replace("{0}", f"{{{p}}}") if v.endswith("{0}") else v for k, v in _key_names().items()}
 
 
 def port_open(port, host="127.0.0.1"):
@@ -155,7 +193,8 @@ class Redis:
 
 
 class PrivateRedis:
-    """redis-server on its own port, without persistence except the snapshot a 'down' test asks for."""
+    """The runner's redis-server, started by scripts/redis.sh in .local/faults/redis/ (no persistence except the
+    snapshot a 'down' test asks for)."""
 
     def __init__(self, port=REDIS_PORT):
         self.port, self.dir = port, os.path.join(WORK, "redis")
@@ -163,38 +202,24 @@ class PrivateRedis:
         self.client = Redis(port)
 
     def pid(self):
-        try:
-            return int(open(self.pidfile).read().strip())
-        except (OSError, ValueError):
-            return None
+        return read_pid(self.pidfile)
 
     def start(self, fresh=True):
-        os.makedirs(self.dir, exist_ok=True)
         if fresh:
             self._stop_leftover()
-            for f in glob.glob(os.path.join(self.dir, "*.rdb")):
-                os.remove(f)
+            for f in os.listdir(self.dir) if os.path.isdir(self.dir) else ():
+                if f.endswith(".rdb"):
+                    os.remove(os.path.join(self.dir, f))
         if port_open(self.port):
             raise SystemExit(f"port {self.port} is taken by something else; set FAULTS_REDIS_PORT")
-        subprocess.run(["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-                        "--appendonly", "no", "--daemonize", "yes", "--dir", self.dir, "--dbfilename",
-                        "faults.rdb", "--pidfile", self.pidfile, "--logfile", os.path.join(self.dir, "redis.log")],
-                       check=True)
-        if not wait_for(self.ping, 10):
-            raise SystemExit(f"private redis-server on :{self.port} did not answer PING")
+        launcher("redis.sh", "ensure", REDIS_PORT=self.port)
         wait_for(self.pid, 5)
-
-    def ping(self):
-        try:
-            return Redis(self.port, timeout=1)("PING") == "PONG"
-        except (OSError, RedisError):
-            return False
 
     def _stop_leftover(self):
         pid = self.pid()
-        if pid and _cmdline_has(pid, "redis-server") and f":{self.port}" in _cmdline(pid):
-            os.kill(pid, signal.SIGKILL)
-            wait_for(lambda: not _alive(pid), 5)
+        if pid and _alive(pid):
+            os.kill(pid, signal.SIGCONT)
+        launcher("redis.sh", "stop", REDIS_PORT=self.port)
 
     def freeze(self):
         os.kill(self.pid(), signal.SIGSTOP)
@@ -212,7 +237,8 @@ class PrivateRedis:
         wait_for(lambda: not _alive(pid), 10)
         self.client.close()
 
-    def stop(self):
+    def kill9(self):
+        """Gone at once, with everything it held (no persistence)."""
         pid = self.pid()
         if pid and _alive(pid):
             try:
@@ -221,6 +247,10 @@ class PrivateRedis:
             except OSError:
                 pass
             wait_for(lambda: not _alive(pid), 5)
+        self.client.close()
+
+    def stop(self):
+        self._stop_leftover()
         self.client.close()
 
 
@@ -236,97 +266,28 @@ def _alive(pid):
         return False
 
 
-def _cmdline(pid):
-    try:
-        return open(f"/proc/{pid}/cmdline", "rb").read().replace(b"\0", b" ").decode()
-    except OSError:
-        return ""
-
-
-def _cmdline_has(pid, text):
-    return text in _cmdline(pid)
-
-
-# --- Kafka: a private single-node KRaft broker, as scripts/kafka.sh runs one -------------------------------
+# --- Kafka: the single-node KRaft broker of scripts/kafka.sh, on this stack's ports and in .local/faults/kafka ------
 
 class PrivateKafka:
-    MAIN = "kafka.Kafka"
 
     def __init__(self, port=KAFKA_PORT, controller_port=KAFKA_CONTROLLER_PORT):
         self.port, self.controller_port = port, controller_port
         self.dir = os.path.join(WORK, "kafka")
-        self.data = os.path.join(self.dir, "data")
-        self.props = os.path.join(self.dir, "server.properties")
         self.logfile = os.path.join(self.dir, "kafka.log")
         self.proc = None
 
-    def libs(self):
-        for candidate in (os.path.join(ROOT, ".local", "kafka", "libs"), os.path.join(self.dir, "libs")):
-            if glob.glob(os.path.join(candidate, "kafka_2.13-*.jar")) and \
-                    glob.glob(os.path.join(candidate, "log4j-slf4j-impl-*.jar")):
-                return candidate
-        target = os.path.join(self.dir, "libs")
-        log(f"resolving the Kafka broker jars into {os.path.relpath(target, ROOT)} (once)")
-        tmp = target + ".tmp"
-        shutil.rmtree(tmp, ignore_errors=True)
-        os.makedirs(tmp)
-        mvn = os.path.join(ROOT, "mvnw") if os.access(os.path.join(ROOT, "mvnw"), os.X_OK) else "mvn"
-        with open(os.path.join(self.dir, "resolve.log"), "wb") as out:
-            done = subprocess.run([mvn, "-q", "-B", "-f", os.path.join(ROOT, "kafka", "pom.xml"),
-                                   "dependency:copy-dependencies", f"-DoutputDirectory={tmp}",
-                                   "-DincludeScope=runtime"], stdout=out, stderr=subprocess.STDOUT, env=java_env())
-        if done.returncode != 0:
-            raise SystemExit(f"could not resolve the Kafka jars; see {os.path.join(self.dir, 'resolve.log')}")
-        shutil.rmtree(target, ignore_errors=True)
-        os.rename(tmp, target)
-        return target
+    def _launch(self, command):
+        return launcher("kafka.sh", command, KAFKA_PORT=self.port, KAFKA_CONTROLLER_PORT=self.controller_port)
 
     def start(self, fresh=False):
-        os.makedirs(self.dir, exist_ok=True)
         if fresh:
-            self._stop_leftover()
-            shutil.rmtree(self.data, ignore_errors=True)
+            self._launch("stop")  # a broker a crashed run left behind
+            shutil.rmtree(os.path.join(self.dir, "data"), ignore_errors=True)
         if port_open(self.port) or port_open(self.controller_port):
             raise SystemExit(f"port {self.port} or {self.controller_port} is taken; set FAULTS_KAFKA_PORT and "
                              "FAULTS_KAFKA_CONTROLLER_PORT")
-        libs = self.libs()
-        cp = os.path.join(libs, "*")
-        if fresh or not os.path.exists(os.path.join(self.data, "meta.properties")):
-            os.makedirs(self.data, exist_ok=True)
-            template = open(os.path.join(ROOT, "kafka", "server.properties.template")).read()
-            open(self.props, "w").write(template.replace("@LOG_DIRS@", self.data)
-                                        .replace("@KAFKA_PORT@", str(self.port))
-                                        .replace("@CONTROLLER_PORT@", str(self.controller_port)))
-            cluster = subprocess.run([JAVA, "-cp", cp, "kafka.tools.StorageTool", "random-uuid"],
-                                     capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
-            subprocess.run([JAVA, "--sun-misc-unsafe-memory-access=allow",
-                            f"-Dlog4j2.configurationFile={ROOT}/kafka/log4j2.yaml", "-cp", cp,
-                            "kafka.tools.StorageTool", "format", "-t", cluster, "-c", self.props],
-                           capture_output=True, check=True)
-        before = open(self.logfile, "rb").read().count(b"Kafka Server started") if os.path.exists(self.logfile) else 0
-        out = open(self.logfile, "ab")
-        self.proc = subprocess.Popen([JAVA, "--sun-misc-unsafe-memory-access=allow", "-Xms512m", "-Xmx512m",
-                                      "-XX:+UseG1GC", "-Djava.awt.headless=true",
-                                      f"-Dlog4j2.configurationFile={ROOT}/kafka/log4j2.yaml", "-cp", cp,
-                                      self.MAIN, self.props],
-                                     stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                     start_new_session=True)
-        open(os.path.join(self.dir, "kafka.pid"), "w").write(str(self.proc.pid))
-        ok = wait_for(lambda: self.proc.poll() is not None or (
-            open(self.logfile, "rb").read().count(b"Kafka Server started") > before
-            and port_open(self.port)), 90, 0.2)
-        if self.proc.poll() is not None or not ok:
-            raise SystemExit(f"the private Kafka broker did not start; see {self.logfile}")
-
-    def _stop_leftover(self):
-        try:
-            pid = int(open(os.path.join(self.dir, "kafka.pid")).read().strip())
-        except (OSError, ValueError):
-            return
-        if _alive(pid) and _cmdline_has(pid, self.MAIN) and self.props in _cmdline(pid):
-            os.kill(pid, signal.SIGCONT)
-            os.kill(pid, signal.SIGKILL)
-            wait_for(lambda: not _alive(pid), 10)
+        self._launch("start")
+        self.proc = Attached(read_pid(os.path.join(self.dir, "kafka.pid")))
 
     def pid(self):
         return self.proc.pid if self.proc else None
@@ -344,12 +305,7 @@ class PrivateKafka:
     def stop(self):
         if self.proc and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGCONT)
-            self.proc.terminate()
-            try:
-                self.proc.wait(20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+        self._launch("stop")
 
 
 class Attached:
@@ -376,42 +332,23 @@ class Attached:
         return -1
 
 
-def java_env():
-    env = dict(os.environ)
-    env["JAVA_HOME"] = JAVA_HOME
-    env["PATH"] = os.path.join(JAVA_HOME, "bin") + os.pathsep + env.get("PATH", "")
-    env.setdefault("MAVEN_OPTS", "--sun-misc-unsafe-memory-access=allow")
-    return env
-
-
 # --- The services ------------------------------------------------------------------------------------------
 
 MODULES = ("ingest-service", "admission-worker", "booking-service")
 
 
 def stage_jars():
-    """Copies the three exec jars aside, so a rebuild by someone else during a run cannot swap them underneath."""
+    """Copies the three exec jars and the fault checks' aside, so a rebuild by someone else during a run cannot swap
+    them underneath."""
     target = os.path.join(WORK, "jars")
     os.makedirs(target, exist_ok=True)
-    for module in MODULES:
-        src = os.path.join(ROOT, module, "target", f"{module}-{VERSION}-exec.jar")
+    sources = [os.path.join(ROOT, m, "target", f"{m}-{VERSION}-exec.jar") for m in MODULES]
+    sources.append(os.path.join(ROOT, "fault-checks", "target", CHECKS_JAR))
+    for src in sources:
         if not os.path.exists(src):
             raise SystemExit(f"{src} not found; build first (faults/run.sh builds when jars are missing)")
         shutil.copy2(src, os.path.join(target, os.path.basename(src)))
     return target
-
-
-def stage_classpath():
-    """A classpath for the in-process checks: queuegate-core and the booking service's own libraries."""
-    target = os.path.join(WORK, "lib")
-    shutil.rmtree(target, ignore_errors=True)
-    os.makedirs(target)
-    with zipfile.ZipFile(os.path.join(WORK, "jars", f"booking-service-{VERSION}-exec.jar")) as z:
-        for name in z.namelist():
-            if name.startswith("BOOT-INF/lib/") and name.endswith(".jar"):
-                with z.open(name) as src, open(os.path.join(target, os.path.basename(name)), "wb") as dst:
-                    shutil.copyfileobj(src, dst)
-    return os.path.join(target, "*")
 
 
 class Service:
@@ -430,27 +367,23 @@ class Service:
     def start(self):
         if port_open(self.port):
             raise SystemExit(f"port {self.port} is taken; set FAULTS_PORT_BASE to move the runner's ports")
-        env = java_env()
-        env.update({
-            "SERVER_PORT": str(self.port),
-            "MANAGEMENT_SERVER_PORT": str(self.port + MANAGEMENT_OFFSET),
-            "SPRING_KAFKA_BOOTSTRAP_SERVERS": f"127.0.0.1:{self.stack.kafka.port}",
-            "SPRING_DATA_REDIS_HOST": "127.0.0.1",
-            "SPRING_DATA_REDIS_PORT": str(self.redis_port),
-            "ADMIN_TOKEN": self.stack.admin_token,
-            "QUEUEGATE_ADMIN_TOKEN": self.stack.admin_token,
-            "QUEUE_TOKEN_SECRET": self.stack.token_secret,
-            "QUEUEGATE_TOKEN_SECRET": self.stack.token_secret,
-        })
+        env = script_env(
+            SERVER_PORT=self.port,
+            MANAGEMENT_SERVER_PORT=self.port + MANAGEMENT_OFFSET,
+            KAFKA_PORT=self.stack.kafka.port,
+            REDIS_PORT=self.redis_port,
+            ADMIN_TOKEN=self.stack.admin_token,
+            QUEUE_TOKEN_SECRET=self.stack.token_secret,
+            SERVICE_JAR=os.path.join(WORK, "jars", f"{self.module}-{VERSION}-exec.jar"),
+        )
         env.pop("SPRING_PROFILES_ACTIVE", None)
         env.update(self.extra_env)
         os.makedirs(os.path.dirname(self.log), exist_ok=True)
         out = open(self.log, "ab")
         out.write(f"\n===== start {self.starts + 1} at {time.strftime('%H:%M:%S')} =====\n".encode())
         out.flush()
-        jar = os.path.join(WORK, "jars", f"{self.module}-{VERSION}-exec.jar")
-        self.proc = subprocess.Popen([JAVA, "--sun-misc-unsafe-memory-access=allow", "-XX:+UseG1GC", "-XX:+ExitOnOutOfMemoryError", "-Xms256m",
-                                      "-Xmx512m", *os.environ.get("QG_JAVA_OPTS", "").split(), "-jar", jar],
+        # service.sh execs the JVM, so this child is the service itself: its pid is the one the faults signal
+        self.proc = subprocess.Popen(["bash", os.path.join(SCRIPTS, "service.sh"), self.module],
                                      env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                      start_new_session=True)
         self.starts += 1

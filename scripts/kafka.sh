@@ -5,7 +5,9 @@
 #   scripts/kafka.sh status   tell whether a broker answers
 # Environment: KAFKA_PORT (default 9092), KAFKA_CONTROLLER_PORT (default 9093),
 #              KAFKA_HEAP_OPTS (default "-Xms512m -Xmx512m"), KAFKA_START_TIMEOUT (seconds, default 90).
-# State lives in .local/kafka/: libs/ (jars), data/ (log.dirs), server.properties, kafka.pid, kafka.log.
+#              QG_LOCAL_DIR (default .local, see scripts/lib.sh).
+# State lives in $QG_LOCAL_DIR/kafka/: data/ (log.dirs), server.properties, kafka.pid, kafka.log. The jars are
+# resolved once into .local/kafka/libs/, whatever the state directory.
 set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
@@ -17,7 +19,7 @@ KAFKA_HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xms512m -Xmx512m}"
 KAFKA_START_TIMEOUT="${KAFKA_START_TIMEOUT:-90}"
 
 KAFKA_DIR="$LOCAL_DIR/kafka"
-LIBS="$KAFKA_DIR/libs"
+LIBS="$ROOT/.local/kafka/libs"
 DATA="$KAFKA_DIR/data"
 PROPS="$KAFKA_DIR/server.properties"
 PID_FILE="$KAFKA_DIR/kafka.pid"
@@ -33,7 +35,7 @@ resolve_libs() {
     log "resolving Kafka broker jars into ${LIBS#"$ROOT"/} (once)"
     local tmp="$LIBS.tmp.$$"
     rm -rf "$tmp"
-    mkdir -p "$tmp"
+    mkdir -p "$tmp" "$KAFKA_DIR"
     MAVEN_OPTS="${MAVEN_OPTS:---sun-misc-unsafe-memory-access=allow}" \
         "$(maven_cmd)" -q -B -f "$ROOT/kafka/pom.xml" dependency:copy-dependencies \
         -DoutputDirectory="$tmp" -DincludeScope=runtime >"$KAFKA_DIR/resolve.log" 2>&1 \

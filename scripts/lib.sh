@@ -2,8 +2,12 @@
 # Shared helpers for run.sh, test.sh, .ci/run and scripts/*.sh. Source it; it sets ROOT and JAVA_HOME.
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# Where the scripts keep their state (pid files, logs, Redis and Kafka data): .local/, or QG_LOCAL_DIR for a stack of
+# its own beside it (the fault runner's, in .local/faults/).
 # shellcheck disable=SC2034 # used by the scripts that source this file
-LOCAL_DIR="$ROOT/.local"
+LOCAL_DIR="${QG_LOCAL_DIR:-$ROOT/.local}"
+# shellcheck disable=SC2034
+QG_VERSION="0.1.0-SNAPSHOT"
 
 log()  { printf '[queuegate] %s\n' "$*"; }
 warn() { printf '[queuegate] WARNING: %s\n' "$*" >&2; }

@@ -4,7 +4,8 @@
 #                             (no persistence) and record it in .local/redis.started
 #   scripts/redis.sh stop     stop Redis only if this script started it (per .local/redis.started)
 #   scripts/redis.sh status
-# Environment: REDIS_PORT (default 6379).
+# Environment: REDIS_PORT (default 6379), QG_LOCAL_DIR (default .local: the server's dir, pid file and log go to
+#              its redis/; a 'SHUTDOWN SAVE' there leaves the dump.rdb the next 'ensure' loads).
 set -euo pipefail
 
 # shellcheck source=scripts/lib.sh

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# One Queuegate service in the foreground (the script becomes the JVM: its pid is the service's pid).
+#   scripts/service.sh MODULE    MODULE is ingest-service, admission-worker or booking-service
+# run.sh starts each service with it, and the fault runner (faults/stack.py) every service it starts and kills.
+# Environment: SERVER_PORT, MANAGEMENT_SERVER_PORT (both required), ADMIN_TOKEN (required), KAFKA_PORT (default
+#              9092), REDIS_PORT (default 6379), QUEUE_TOKEN_SECRET (unset: the caller chooses a profile with a
+#              secret, e.g. SPRING_PROFILES_ACTIVE=dev), SERVICE_JAR (default MODULE/target/MODULE-VERSION-exec.jar),
+#              QG_JAVA_OPTS (extra JVM options). Every other variable, e.g. a queuegate.* setting such as
+#              QUEUEGATE_ADMISSION_TICK_INTERVAL, reaches the service as it is.
+set -euo pipefail
+
+# shellcheck source=scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+module="${1:-}"
+case "$module" in
+    ingest-service | admission-worker | booking-service) ;;
+    *) echo "usage: $0 ingest-service|admission-worker|booking-service" >&2; exit 2 ;;
+esac
+: "${SERVER_PORT:?SERVER_PORT is required}" "${MANAGEMENT_SERVER_PORT:?MANAGEMENT_SERVER_PORT is required}"
+: "${ADMIN_TOKEN:?ADMIN_TOKEN is required}"
+jar="${SERVICE_JAR:-$ROOT/$module/target/$module-$QG_VERSION-exec.jar}"
+[ -f "$jar" ] || die "$jar not found; build first"
+use_java25
+
+export SPRING_KAFKA_BOOTSTRAP_SERVERS="127.0.0.1:${KAFKA_PORT:-9092}"
+export SPRING_DATA_REDIS_HOST=127.0.0.1
+export SPRING_DATA_REDIS_PORT="${REDIS_PORT:-6379}"
+# Both the names the README documents (ADMIN_TOKEN, QUEUE_TOKEN_SECRET) and Spring's relaxed-binding names of the
+# same properties are passed, so either way of mapping them in application.yml works.
+export ADMIN_TOKEN QUEUEGATE_ADMIN_TOKEN="$ADMIN_TOKEN"
+if [ -n "${QUEUE_TOKEN_SECRET:-}" ]; then
+    export QUEUE_TOKEN_SECRET QUEUEGATE_TOKEN_SECRET="$QUEUE_TOKEN_SECRET"
+fi
+# shellcheck disable=SC2046 # service_jvm_options (scripts/lib.sh) prints several options
+exec java $(service_jvm_options) -jar "$jar"
