@@ -8,7 +8,7 @@ Scenarios, in running order: hostile-input, forgery, consumer-crash, ingest-cras
 kafka-frozen, redis-frozen, redis-down, redis-loss, overload.
 
 Starts a private Redis (:6390), a private Kafka broker (:19092/19093) and the services as separate `java -jar`
-processes: ingest :28080, admission worker :28081 (more on :28091, :28092), booking :28082, each with its Actuator
+processes, each by the project's launcher (scripts/redis.sh, scripts/kafka.sh, scripts/service.sh): ingest :28080, admission worker :28081 (more on :28091, :28092), booking :28082, each with its Actuator
 500 ports above. Kills, freezes and floods them, and checks that nothing accepted is lost, duplicated or reordered and that nobody passes who should
 not. Prints a summary table (also written to .local/faults/summary.md) and exits non-zero when any check fails.
 Environment:
