@@ -4,7 +4,7 @@ Everything here runs on ports and folders of its own (.local/faults/), so the ru
 stack of ./run.sh (Redis 6379, Kafka 9092, services 8080-8082) nor is disturbed by it. The processes are started by
 the project's own launchers (scripts/redis.sh, scripts/kafka.sh, scripts/service.sh) with the state directory, ports
 and settings of this stack; what is left here is what the faults do to them (kill -9, SIGSTOP) and a small Redis
-client the checks read by. Key names come from the build (faults-checks' 'keys' command), never spelled here.
+client the checks read by. Key names come from the build (the fault-checks jar's 'keys' command), never spelled here.
 Standard library only.
 """
 import functools
@@ -461,6 +461,7 @@ class Stack:
     def attach(self):
         """Attaches to the stack a previous FAULTS_KEEP=1 run left running (development only)."""
         state = json.load(open(self.STATE))
+        _key_names()
         self.admin_token, self.token_secret = state["admin"], state["secret"]
         self.kafka.proc = Attached(state["kafka"])
         for s in self.services:
@@ -471,6 +472,7 @@ class Stack:
 
     def start(self):
         stage_jars()
+        _key_names()  # read once here, so that no scenario waits for a JVM at a moment it times
         shutil.rmtree(os.path.join(WORK, "logs"), ignore_errors=True)
         self.redis.start(fresh=True)
         self.kafka.start(fresh=True)
