@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
 
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -29,8 +30,9 @@ import org.springframework.kafka.support.SendResult;
  * every enter of a record learns the record's fate from its one acknowledgement.
  *
  * <p>One record per request cost the broker about 80 µs of CPU per enter and the producer a sender wake-up each;
- * a round amortises both over everyone who arrived in the meantime. The batch grows with the load by itself: an
- * enter that arrives alone goes out at once, so nobody waits for a batch to fill. Only one round is in flight, which
+ * a round amortises both over everyone who arrived in the meantime. The batch grows with the load by itself: a
+ * round that finds fewer than {@code gatherBelow} enters waits once, for {@code gather} (1 ms by default), for
+ * company, so nobody waits longer than that for a batch to fill. Only one round is in flight, which
  * keeps each product's records in acceptance order without relying on producer retries.
  *
  * <p>A round that Kafka does not acknowledge within {@code publishTimeout} fails all of its enters (the caller
@@ -49,6 +51,10 @@ final class EnterGroupCommit implements AutoCloseable {
 
     private final int maxEntriesPerRecord;
 
+    private final long gatherNanos;
+
+    private final int gatherBelow;
+
     /** Bounded by the caller's in-flight limit, so it never holds more than that many enters. */
     private final LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
 
@@ -62,7 +68,7 @@ final class EnterGroupCommit implements AutoCloseable {
     private volatile boolean running = true;
 
     EnterGroupCommit(KafkaTemplate<String, Object> kafka, String topic, Duration publishTimeout,
-            int maxEntriesPerRecord, MeterRegistry metrics) {
+            int maxEntriesPerRecord, Duration gather, int gatherBelow, MeterRegistry metrics) {
         this.kafka = kafka;
         this.roundTimes = Timer.builder("queuegate.enter.round")
             .description("From sending a group commit round to Kafka's acknowledgement of all of it")
@@ -74,6 +80,8 @@ final class EnterGroupCommit implements AutoCloseable {
         this.topic = topic;
         this.publishTimeout = publishTimeout;
         this.maxEntriesPerRecord = maxEntriesPerRecord;
+        this.gatherNanos = gather.toNanos();
+        this.gatherBelow = gatherBelow;
         this.flusher = Thread.ofPlatform().name("enter-group-commit").daemon().start(this::run);
     }
 
@@ -94,6 +102,11 @@ final class EnterGroupCommit implements AutoCloseable {
             try {
                 round.add(this.queue.take());
                 this.queue.drainTo(round);
+                if (this.gatherNanos > 0 && round.size() < this.gatherBelow) {
+                    // one sleep, not a wait on the queue: a wait would wake this thread once per arriving enter
+                    LockSupport.parkNanos(this.gatherNanos);
+                    this.queue.drainTo(round);
+                }
                 publish(round);
             }
             catch (InterruptedException ex) {

@@ -37,7 +37,7 @@ class EntryPublisher implements DisposableBean {
         this.properties = properties;
         this.inFlight = new Semaphore(properties.maxInFlight());
         this.groupCommit = new EnterGroupCommit(kafka, properties.topic(), properties.publishTimeout(),
-                properties.maxEntriesPerRecord(), metrics);
+                properties.maxEntriesPerRecord(), properties.roundGather(), properties.roundGatherBelow(), metrics);
     }
 
     void publish(long productId, Entry entry) {
