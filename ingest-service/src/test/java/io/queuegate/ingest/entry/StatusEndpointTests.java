@@ -14,7 +14,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.queuegate.core.queue.Admission;
-import io.queuegate.core.queue.EntryRemover;
+import io.queuegate.core.queue.Keyspace;
+import io.queuegate.core.queue.Leaving;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.testing.TestRedis;
 import io.queuegate.core.token.EntryToken;
@@ -90,8 +91,8 @@ class StatusEndpointTests {
         String pending = CODEC.issue(this.product, "eve").value();
         LineFixture.append(this.redis, this.product, LineFixture.usersOf(CODEC, tokens));
         long admittedAt = System.currentTimeMillis();
-        new Admission(this.redis, TestRedis.TIMER).admit(this.product, admittedAt, 10);
-        new EntryRemover(this.redis, TestRedis.TIMER).remove(entry(tokens.get(1)));
+        new Admission(this.redis, TestRedis.TIMER, Keyspace.DEFAULT).admit(this.product, admittedAt, 10);
+        new Leaving(this.redis, TestRedis.TIMER, Keyspace.DEFAULT).remove(entry(tokens.get(1)));
 
         JsonNode available = poll(tokens.get(0), 200);
         assertThat(available.get("status").asString()).isEqualTo("AVAILABLE");

@@ -38,7 +38,7 @@ class FairStartScriptTests extends RedisScriptTestSupport {
         AdmissionResult before = this.admission.admit(this.product, opensAt - 1, 100, SEED);
         assertThat(before.admitted()).isZero();
         assertThat(status("early-00001", opensAt - 1)).satisfies((state) -> {
-            assertThat(state.status()).isEqualTo(EntryStatus.WAITING);
+            assertThat(state.status()).isEqualTo(TokenStatus.WAITING);
             assertThat(state.position()).isZero();
             assertThat(state.line().opensAt()).isEqualTo(opensAt);
         });
