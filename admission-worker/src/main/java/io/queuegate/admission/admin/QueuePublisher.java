@@ -2,7 +2,7 @@ package io.queuegate.admission.admin;
 
 import java.util.concurrent.TimeUnit;
 
-import io.queuegate.admission.config.AdmissionProperties;
+import io.queuegate.admission.AdmissionProperties;
 import io.queuegate.core.event.QueueConfigured;
 import io.queuegate.core.queue.QueueSettings;
 

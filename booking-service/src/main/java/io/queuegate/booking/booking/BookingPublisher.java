@@ -2,7 +2,7 @@ package io.queuegate.booking.booking;
 
 import java.util.concurrent.TimeUnit;
 
-import io.queuegate.booking.config.BookingProperties;
+import io.queuegate.booking.BookingProperties;
 
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.stereotype.Component;

@@ -3,7 +3,7 @@ package io.queuegate.booking.stock;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import io.queuegate.booking.config.BookingProperties;
+import io.queuegate.booking.BookingProperties;
 import io.queuegate.core.event.StockSet;
 import io.queuegate.core.queue.Keyspace;
 import io.queuegate.core.queue.QueueKeys;

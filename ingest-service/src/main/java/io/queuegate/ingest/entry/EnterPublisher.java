@@ -6,7 +6,7 @@ import java.util.concurrent.Semaphore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.core.event.EntriesRequested.Entry;
 import io.queuegate.web.ApiException;
-import io.queuegate.ingest.config.IngestProperties;
+import io.queuegate.ingest.IngestProperties;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -4,7 +4,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.queuegate.core.event.EntryLeft;
 import io.queuegate.core.token.EntryToken;
-import io.queuegate.ingest.config.IngestProperties;
+import io.queuegate.ingest.IngestProperties;
 import io.queuegate.web.ApiException;
 
 import org.springframework.kafka.core.KafkaTemplate;
