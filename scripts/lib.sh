@@ -4,6 +4,8 @@
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck disable=SC2034 # used by the scripts that source this file
 LOCAL_DIR="$ROOT/.local"
+# Where scripts/kafka.sh resolves the broker's jars; Kafka's own tools come from the same jars.
+KAFKA_LIBS="$LOCAL_DIR/kafka/libs"
 
 log()  { printf '[queuegate] %s\n' "$*"; }
 warn() { printf '[queuegate] WARNING: %s\n' "$*" >&2; }
@@ -81,4 +83,10 @@ maven_cmd() {
         command -v mvn >/dev/null 2>&1 || die "mvn not found on PATH"
         printf '%s' mvn
     fi
+}
+
+# Runs a class from the Kafka jars (the broker's tools), logging as the broker does.
+kafka_tool() {
+    java --sun-misc-unsafe-memory-access=allow -Dlog4j2.configurationFile="$ROOT/kafka/log4j2.yaml" \
+        -cp "$KAFKA_LIBS/*" "$@"
 }
