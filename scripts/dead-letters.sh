@@ -19,14 +19,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 BOOTSTRAP="${KAFKA_BOOTSTRAP:-127.0.0.1:9092}"
 DLT_TOPIC="${DLT_TOPIC:-queuegate.entries.DLT}"
 ENTRIES_TOPIC="${ENTRIES_TOPIC:-queuegate.entries}"
-LIBS="$LOCAL_DIR/kafka/libs"
 
-compgen -G "$LIBS/kafka-tools-*.jar" >/dev/null || die "no Kafka tools in ${LIBS#"$ROOT"/}; run scripts/kafka.sh start once"
+compgen -G "$KAFKA_LIBS/kafka-tools-*.jar" >/dev/null \
+    || die "no Kafka tools in ${KAFKA_LIBS#"$ROOT"/}; run scripts/kafka.sh start once"
 use_java25
-
-kafka_tool() {
-    java --sun-misc-unsafe-memory-access=allow -Dlog4j2.configurationFile="$ROOT/kafka/log4j2.yaml" -cp "$LIBS/*" "$@"
-}
 
 # Reads the whole topic once and stops when nothing more arrives for 5 s (which the tool reports as an error, on
 # stdout: those lines are left out).

@@ -19,7 +19,7 @@ KAFKA_HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xms512m -Xmx512m}"
 KAFKA_START_TIMEOUT="${KAFKA_START_TIMEOUT:-90}"
 
 KAFKA_DIR="$LOCAL_DIR/kafka"
-LIBS="$ROOT/.local/kafka/libs"
+LIBS="$KAFKA_LIBS"
 DATA="$KAFKA_DIR/data"
 PROPS="$KAFKA_DIR/server.properties"
 PID_FILE="$KAFKA_DIR/kafka.pid"
@@ -59,8 +59,7 @@ format_storage() {
     cluster_id="$(java -cp "$LIBS/*" kafka.tools.StorageTool random-uuid 2>/dev/null | tail -n 1)"
     [ -n "$cluster_id" ] || die "kafka.tools.StorageTool random-uuid printed nothing"
     log "formatting Kafka storage in ${DATA#"$ROOT"/} (cluster id $cluster_id)"
-    java --sun-misc-unsafe-memory-access=allow -Dlog4j2.configurationFile="$ROOT/kafka/log4j2.yaml" \
-        -cp "$LIBS/*" kafka.tools.StorageTool format -t "$cluster_id" -c "$PROPS" >>"$KAFKA_DIR/format.log" 2>&1 \
+    kafka_tool kafka.tools.StorageTool format -t "$cluster_id" -c "$PROPS" >>"$KAFKA_DIR/format.log" 2>&1 \
         || { tail -n 30 "$KAFKA_DIR/format.log" >&2; die "formatting the Kafka storage failed"; }
 }
 

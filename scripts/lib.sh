@@ -8,6 +8,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 LOCAL_DIR="${QG_LOCAL_DIR:-$ROOT/.local}"
 # shellcheck disable=SC2034
 QG_VERSION="0.1.0-SNAPSHOT"
+# Where scripts/kafka.sh resolves the broker's jars, shared by every stack (downloaded once); Kafka's own tools come
+# from the same jars.
+KAFKA_LIBS="$ROOT/.local/kafka/libs"
 
 log()  { printf '[queuegate] %s\n' "$*"; }
 warn() { printf '[queuegate] WARNING: %s\n' "$*" >&2; }
@@ -85,4 +88,10 @@ maven_cmd() {
         command -v mvn >/dev/null 2>&1 || die "mvn not found on PATH"
         printf '%s' mvn
     fi
+}
+
+# Runs a class from the Kafka jars (the broker's tools), logging as the broker does.
+kafka_tool() {
+    java --sun-misc-unsafe-memory-access=allow -Dlog4j2.configurationFile="$ROOT/kafka/log4j2.yaml" \
+        -cp "$KAFKA_LIBS/*" "$@"
 }

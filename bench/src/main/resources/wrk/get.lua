@@ -4,13 +4,6 @@ local tokens = {}
 local i = 0
 local base = "/"
 local headers = { ["Accept"] = "application/json" }
-local next_id = 0
-
-function setup(thread)
-  thread:set("id", next_id)
-  next_id = next_id + 1
-end
-
 function init(args)
   for line in io.lines(args[1]) do
     tokens[#tokens + 1] = line

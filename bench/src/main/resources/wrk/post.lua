@@ -3,13 +3,6 @@
 local counter = 0
 local prefix = "u"
 local headers = { ["Content-Type"] = "application/json", ["Accept"] = "application/json" }
-local next_id = 0
-
-function setup(thread)
-  thread:set("id", next_id)
-  next_id = next_id + 1
-end
-
 function init(args)
   prefix = (args[1] or "u") .. "-" .. id .. "-"
 end

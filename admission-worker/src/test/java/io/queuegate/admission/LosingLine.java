@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.queuegate.core.queue.AppendResult;
+import io.queuegate.core.queue.Keyspace;
 import io.queuegate.core.queue.LineChunk;
 import io.queuegate.core.queue.ScriptTimer;
 import io.queuegate.core.queue.WaitingLine;
@@ -33,7 +34,7 @@ class LosingLine extends WaitingLine {
     private final AtomicBoolean losing = new AtomicBoolean();
 
     LosingLine(StringRedisTemplate redis, ScriptTimer timer) {
-        super(redis, timer);
+        super(redis, timer, Keyspace.DEFAULT);
     }
 
     void loseOneChunkOf(long productId) {

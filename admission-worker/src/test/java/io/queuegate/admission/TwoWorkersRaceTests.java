@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.queuegate.core.queue.Keyspace;
 import io.queuegate.core.queue.LineChunk;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.queue.QueueSettings;
@@ -62,7 +63,7 @@ class TwoWorkersRaceTests extends WorkerTestSupport {
         for (int i = 0; i < TOKENS; i++) {
             all.add("race-%05d".formatted(i));
         }
-        WaitingLine line = new WaitingLine(this.redis, this.context.getBean(ScriptTimer.class));
+        WaitingLine line = new WaitingLine(this.redis, this.context.getBean(ScriptTimer.class), Keyspace.DEFAULT);
         long[] offsets = new long[TOKENS];
         for (int i = 0; i < TOKENS; i++) {
             offsets[i] = i;

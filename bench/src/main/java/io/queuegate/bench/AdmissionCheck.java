@@ -11,6 +11,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import io.micrometer.core.instrument.Metrics;
 import io.queuegate.core.queue.Admission;
 import io.queuegate.core.queue.AdmissionResult;
+import io.queuegate.core.queue.Keyspace;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.queue.QueueScripts;
 import io.queuegate.core.queue.ScriptTime;
@@ -51,7 +52,7 @@ public final class AdmissionCheck {
         long product = ThreadLocalRandom.current().nextLong(1_000_000_000L, 9_000_000_000L);
         QueueKeys keys = QueueKeys.of(product);
         TokenCodec codec = new TokenCodec("admission-check-token-secret-0123");
-        Admission admission = new Admission(template, new ScriptTimer(Metrics.globalRegistry));
+        Admission admission = new Admission(template, new ScriptTimer(Metrics.globalRegistry), Keyspace.DEFAULT);
         Map<String, List<Double>> ms = new LinkedHashMap<>();
         try (Redis redis = new Redis("127.0.0.1", port)) {
             String bare = redis.loadScript(AdmissionScenario.BARE);

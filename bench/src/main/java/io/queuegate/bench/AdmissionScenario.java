@@ -9,6 +9,7 @@ import java.util.Map;
 import io.micrometer.core.instrument.Metrics;
 import io.queuegate.core.queue.Admission;
 import io.queuegate.core.queue.AdmissionResult;
+import io.queuegate.core.queue.Keyspace;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.queue.ScriptTime;
 import io.queuegate.core.queue.ScriptTimer;
@@ -43,7 +44,8 @@ final class AdmissionScenario {
         long product = bench.newProduct();
         QueueKeys keys = QueueKeys.of(product);
         Redis redis = bench.redis;
-        Admission admission = new Admission(bench.template(), new ScriptTimer(Metrics.globalRegistry));
+        Admission admission = new Admission(bench.template(), new ScriptTimer(Metrics.globalRegistry),
+                Keyspace.DEFAULT);
         String bare = redis.loadScript(BARE);
         List<Double> admitMs = new ArrayList<>();
         List<Double> bareMs = new ArrayList<>();

@@ -72,7 +72,7 @@ final class Load {
         Path script = this.scratch.resolve(target.post() ? "post.lua" : "get.lua");
         if (!Files.exists(script)) {
             Files.writeString(script, Redis.resource("wrk/" + (target.post() ? "post.lua" : "get.lua")) + "\n"
-                    + Redis.resource("wrk/done.lua"));
+                    + Redis.resource("wrk/shared.lua"));
         }
         List<String> command = new ArrayList<>(List.of("wrk", "-t" + this.threads, "-c" + this.connections,
                 "-d" + duration.toSeconds() + "s", "--timeout", "10s", "-s", script.toString(),

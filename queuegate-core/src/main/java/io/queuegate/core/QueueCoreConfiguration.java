@@ -2,16 +2,16 @@ package io.queuegate.core;
 
 import java.util.Arrays;
 
-import io.queuegate.core.queue.Admission;
-import io.queuegate.core.queue.EntryRemover;
-import io.queuegate.core.queue.EntryStatusReader;
-import io.queuegate.core.queue.Keyspace;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
+import io.queuegate.core.queue.Admission;
+import io.queuegate.core.queue.Keyspace;
+import io.queuegate.core.queue.Leaving;
 import io.queuegate.core.queue.QueueStore;
 import io.queuegate.core.queue.RedisKeyProperties;
 import io.queuegate.core.queue.RegistryProperties;
 import io.queuegate.core.queue.ScriptTimer;
+import io.queuegate.core.queue.TokenStatusReader;
 import io.queuegate.core.queue.WaitingLine;
 import io.queuegate.core.token.TokenCodec;
 import io.queuegate.core.token.TokenProperties;
@@ -20,12 +20,17 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
-/** The beans every service builds from the core: the token codec and the queue's script wrappers. */
+/**
+ * The beans every service builds from the core: the token codec and the queue's script wrappers. The wrappers are
+ * imported as they are: each has one constructor, of the connection, the script timer and the keyspace.
+ */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({ TokenProperties.class, RegistryProperties.class, RedisKeyProperties.class })
+@Import({ WaitingLine.class, Admission.class, TokenStatusReader.class, Leaving.class })
 public class QueueCoreConfiguration {
 
     public static final String DEV_PROFILE = "dev";
@@ -50,26 +55,6 @@ public class QueueCoreConfiguration {
     @Bean
     QueueStore queueStore(StringRedisTemplate redis, Keyspace keyspace, RegistryProperties properties) {
         return new QueueStore(redis, keyspace, properties.registry());
-    }
-
-    @Bean
-    WaitingLine waitingLine(StringRedisTemplate redis, ScriptTimer timer, Keyspace keyspace) {
-        return new WaitingLine(redis, timer, keyspace);
-    }
-
-    @Bean
-    Admission admission(StringRedisTemplate redis, ScriptTimer timer, Keyspace keyspace) {
-        return new Admission(redis, timer, keyspace);
-    }
-
-    @Bean
-    EntryStatusReader entryStatusReader(StringRedisTemplate redis, ScriptTimer timer, Keyspace keyspace) {
-        return new EntryStatusReader(redis, timer, keyspace);
-    }
-
-    @Bean
-    EntryRemover entryRemover(StringRedisTemplate redis, ScriptTimer timer, Keyspace keyspace) {
-        return new EntryRemover(redis, timer, keyspace);
     }
 
     /**

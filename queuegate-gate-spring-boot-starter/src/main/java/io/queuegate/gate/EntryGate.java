@@ -57,7 +57,7 @@ public class EntryGate {
         this.properties = properties;
         this.keyspace = keyspace;
         this.scripts = new ReservationScripts(redis, timer, keyspace);
-        this.undo = new ReservationUndo(redis, this.scripts, keyspace);
+        this.undo = new ReservationUndo(this.scripts);
     }
 
     /**

@@ -10,7 +10,7 @@ import io.queuegate.core.queue.ScriptTimer;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
-/** Runs the two gate scripts, which take the same keys in the same order. */
+/** Runs the two gate scripts, which take the same keys in the same order, and reads what they left. */
 class ReservationScripts {
 
     @SuppressWarnings("rawtypes")
@@ -42,6 +42,12 @@ class ReservationScripts {
                 keys(reservation.productId()), reservation.userId(), Integer.toString(reservation.quantity()),
                 Long.toString(reservation.entryExpiresAt()), reservation.bookingId()));
         return released != null && released > 0;
+    }
+
+    /** A reservation's entry expiry as {@code consume_entry.lua} stored it; null when none stands under the id. */
+    Long reservedUntil(long productId, String bookingId) {
+        Object expiresAt = this.redis.opsForHash().get(this.keyspace.product(productId).reservations(), bookingId);
+        return expiresAt == null ? null : Long.valueOf(expiresAt.toString());
     }
 
     /** The keys both gate scripts take, in their KEYS order. */

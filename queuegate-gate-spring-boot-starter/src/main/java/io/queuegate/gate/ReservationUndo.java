@@ -2,13 +2,10 @@ package io.queuegate.gate;
 
 import java.time.Duration;
 
-import io.queuegate.core.queue.Keyspace;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.dao.DataAccessException;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * Undoes, once Redis answers, a reservation whose outcome a failed call left unknown. A timeout does not mean the
@@ -21,16 +18,10 @@ class ReservationUndo {
 
     private static final Logger log = LoggerFactory.getLogger(ReservationUndo.class);
 
-    private final StringRedisTemplate redis;
-
     private final ReservationScripts scripts;
 
-    private final Keyspace keyspace;
-
-    ReservationUndo(StringRedisTemplate redis, ReservationScripts scripts, Keyspace keyspace) {
-        this.redis = redis;
+    ReservationUndo(ReservationScripts scripts) {
         this.scripts = scripts;
-        this.keyspace = keyspace;
     }
 
     /**
@@ -42,11 +33,10 @@ class ReservationUndo {
             long pauseMs = 200;
             for (long deadline = System.nanoTime() + PATIENCE.toNanos(); System.nanoTime() < deadline; ) {
                 try {
-                    Object expiresAt = this.redis.opsForHash()
-                        .get(this.keyspace.product(productId).reservations(), bookingId);
+                    Long expiresAt = this.scripts.reservedUntil(productId, bookingId);
                     if (expiresAt != null) {
                         this.scripts.release(new Reservation(bookingId, productId, userId, quantity, token,
-                                Long.parseLong(expiresAt.toString()), 0));
+                                expiresAt, 0));
                         log.info("undid reservation {} whose caller was told to retry", bookingId);
                     }
                     return;

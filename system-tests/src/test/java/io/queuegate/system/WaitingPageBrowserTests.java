@@ -63,6 +63,14 @@ class WaitingPageBrowserTests {
     }
 
     /** Types the user id and joins with the keyboard alone. */
+    /** A desktop browser on the product's waiting page, joined as {@code userId}. */
+    private Browser joined(long productId, String userId) {
+        Browser browser = desktop();
+        browser.open(page(productId));
+        join(browser, userId);
+        return browser;
+    }
+
     private static void join(Browser browser, String userId) {
         browser.await("the join form", d -> browser.visible("#user-id"));
         browser.find("#user-id").sendKeys(userId, Keys.ENTER);
@@ -139,9 +147,7 @@ class WaitingPageBrowserTests {
         long productId = queue(1, 120, 5);
         enterAndAwait(productId, "holder", "AVAILABLE");
         enterAndAwait(productId, "before-me", "WAITING");
-        Browser browser = desktop();
-        browser.open(page(productId));
-        join(browser, "reloader");
+        Browser browser = joined(productId, "reloader");
         browser.awaitText("#position", "You are number 2 in line.");
         String token = savedToken(browser, productId);
         assertThat(token).isNotBlank();
@@ -166,9 +172,7 @@ class WaitingPageBrowserTests {
     @Test
     void soldOutIsSaidInPlainWordsAndStaysAfterAReload() {
         long productId = queue(5, 120, 1);
-        Browser browser = desktop();
-        browser.open(page(productId));
-        join(browser, "too-late");
+        Browser browser = joined(productId, "too-late");
         browser.awaitText("#available-heading", "It's your turn");
         // someone else admitted at the same time books the last ticket first
         String quicker = enterAndAwait(productId, "quicker", "AVAILABLE");
@@ -187,9 +191,7 @@ class WaitingPageBrowserTests {
     @Test
     void aLineSoldOutKeepsThePlaceAndMovesAgainWhenTicketsComeBack() {
         long productId = queue(1, 120, 0);
-        Browser browser = desktop();
-        browser.open(page(productId));
-        join(browser, "hopeful");
+        Browser browser = joined(productId, "hopeful");
         browser.awaitText("#other-status", "Sold out for now: every ticket is taken. You keep your place");
         assertThat(this.stack.status(productId, savedToken(browser, productId)).text("status")).isEqualTo("SOLD_OUT");
         browser.screenshot("7b-sold-out-for-now");
@@ -207,9 +209,7 @@ class WaitingPageBrowserTests {
     void aBusyServiceIsSaidInPlainWordsWhileThePlaceIsKept() {
         long productId = queue(1, 120, 5);
         enterAndAwait(productId, "busy-holder", "AVAILABLE");
-        Browser browser = desktop();
-        browser.open(page(productId));
-        join(browser, "patient");
+        Browser browser = joined(productId, "patient");
         browser.awaitText("#position", "You are number 1 in line.");
 
         // The stack cannot be made to shed polls without disturbing other tests, so the page's own fetch answers

@@ -1,6 +1,5 @@
 package io.queuegate.admission.admin;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
@@ -9,6 +8,7 @@ import io.queuegate.core.queue.QueueSettings;
 import io.queuegate.core.queue.QueueStore;
 import io.queuegate.core.queue.QueueView;
 import io.queuegate.web.ApiException;
+import io.queuegate.web.DurableWrite;
 import io.queuegate.web.ProblemCodes;
 import io.queuegate.web.ProductIds;
 import io.swagger.v3.oas.annotations.Operation;
@@ -34,8 +34,6 @@ import org.springframework.web.bind.annotation.RestController;
 @SecurityRequirement(name = "admin")
 class QueueAdminController {
 
-    private static final Duration RETRY_AFTER = Duration.ofSeconds(1);
-
     private final QueueStore store;
 
     private final QueuePublisher publisher;
@@ -55,13 +53,9 @@ class QueueAdminController {
     @ApiResponse(responseCode = "503", description = "unavailable: not stored in Kafka, so not stored at all")
     QueueSettings put(@PathVariable("productId") String productIdText, @Valid @RequestBody QueueSettings settings) {
         long productId = ProductIds.parse(productIdText);
-        try {
-            this.publisher.publish(productId, settings);
-        }
-        catch (Exception ex) {
-            throw ApiException.unavailable("The settings could not be stored durably; nothing changed, try again.",
-                    RETRY_AFTER);
-        }
+        DurableWrite.orUnavailable(() -> this.publisher.publish(productId, settings),
+                "The settings could not be stored durably; nothing changed, try again.",
+                DurableWrite.OPERATOR_RETRY_AFTER);
         this.store.save(productId, settings);
         return settings;
     }

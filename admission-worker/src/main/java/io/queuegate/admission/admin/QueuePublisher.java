@@ -1,10 +1,11 @@
 package io.queuegate.admission.admin;
 
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 
-import io.queuegate.admission.config.AdmissionProperties;
+import io.queuegate.admission.AdmissionProperties;
 import io.queuegate.core.event.QueueConfigured;
 import io.queuegate.core.queue.QueueSettings;
+import io.queuegate.web.DurableWrite;
 
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.stereotype.Component;
@@ -16,7 +17,7 @@ import org.springframework.stereotype.Component;
 @Component
 class QueuePublisher {
 
-    private static final long PUBLISH_TIMEOUT_MS = 5_000;
+    private static final Duration PUBLISH_TIMEOUT = Duration.ofSeconds(5);
 
     private final KafkaTemplate<String, QueueConfigured> kafka;
 
@@ -29,8 +30,7 @@ class QueuePublisher {
 
     /** @throws Exception when Kafka did not acknowledge in time; nothing is stored then */
     void publish(long productId, QueueSettings settings) throws Exception {
-        this.kafka.send(this.properties.saleTopic(), QueueConfigured.key(productId),
-                new QueueConfigured(productId, settings))
-            .get(PUBLISH_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        DurableWrite.send(this.kafka, this.properties.saleTopic(), QueueConfigured.key(productId),
+                new QueueConfigured(productId, settings), PUBLISH_TIMEOUT);
     }
 }

@@ -8,9 +8,9 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import io.queuegate.admission.config.AdmissionProperties;
-import io.queuegate.admission.schedule.PeriodicTask;
-import io.queuegate.admission.tick.QueueShare;
+import io.queuegate.admission.AdmissionProperties;
+import io.queuegate.admission.PeriodicTask;
+import io.queuegate.admission.admit.QueueShare;
 import io.queuegate.core.event.EntriesChanged;
 import io.queuegate.core.queue.Keyspace;
 import io.queuegate.core.queue.QueueKeys;

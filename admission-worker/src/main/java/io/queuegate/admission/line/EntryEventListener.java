@@ -10,7 +10,7 @@ import java.util.concurrent.Executors;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.queuegate.admission.config.AdmissionProperties;
+import io.queuegate.admission.AdmissionProperties;
 import io.queuegate.admission.line.EnterDeadLetters.Reason;
 import io.queuegate.core.event.EntryRequested;
 import io.queuegate.core.queue.WaitingLine;

@@ -1,7 +1,7 @@
 package io.queuegate.admission.line;
 
-import io.queuegate.admission.config.AdmissionProperties;
-import io.queuegate.admission.schedule.PeriodicTask;
+import io.queuegate.admission.AdmissionProperties;
+import io.queuegate.admission.PeriodicTask;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
-import io.queuegate.admission.config.AdmissionProperties;
+import io.queuegate.admission.AdmissionProperties;
 import io.queuegate.core.event.QueueConfigured;
 import io.queuegate.core.event.StockSet;
 import io.queuegate.core.queue.Keyspace;

@@ -1,8 +1,7 @@
 package io.queuegate.booking.booking;
 
-import java.util.concurrent.TimeUnit;
-
-import io.queuegate.booking.config.BookingProperties;
+import io.queuegate.booking.BookingProperties;
+import io.queuegate.web.DurableWrite;
 
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.stereotype.Component;
@@ -22,7 +21,7 @@ class BookingPublisher {
 
     /** @throws Exception when Kafka did not acknowledge within the publish timeout */
     void publish(BookingConfirmed booking) throws Exception {
-        this.kafka.send(this.properties.topic(), Long.toString(booking.productId()), booking)
-            .get(this.properties.publishTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        DurableWrite.send(this.kafka, this.properties.topic(), Long.toString(booking.productId()), booking,
+                this.properties.publishTimeout());
     }
 }

@@ -1,9 +1,7 @@
 package io.queuegate.booking.stock;
 
-import java.time.Duration;
-
 import io.queuegate.gate.StockLedger;
-import io.queuegate.web.ApiException;
+import io.queuegate.web.DurableWrite;
 import io.queuegate.web.ProductIds;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -31,8 +29,6 @@ import org.springframework.web.bind.annotation.RestController;
 @SecurityRequirement(name = "admin")
 class StockController {
 
-    private static final Duration RETRY_AFTER = Duration.ofSeconds(1);
-
     private final StockLedger stock;
 
     private final StockSetting setting;
@@ -49,12 +45,8 @@ class StockController {
     @ApiResponse(responseCode = "503", description = "unavailable: not stored in Kafka; set it again")
     Stock put(@PathVariable("productId") String productIdText, @Valid @RequestBody StockRequest request) {
         long productId = ProductIds.parse(productIdText);
-        try {
-            this.setting.set(productId, request.available());
-        }
-        catch (Exception ex) {
-            throw ApiException.unavailable("The stock could not be stored durably; set it again.", RETRY_AFTER);
-        }
+        DurableWrite.orUnavailable(() -> this.setting.set(productId, request.available()),
+                "The stock could not be stored durably; set it again.", DurableWrite.OPERATOR_RETRY_AFTER);
         return new Stock(productId, request.available());
     }
 

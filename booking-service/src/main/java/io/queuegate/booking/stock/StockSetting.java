@@ -1,13 +1,13 @@
 package io.queuegate.booking.stock;
 
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
-import io.queuegate.booking.config.BookingProperties;
+import io.queuegate.booking.BookingProperties;
 import io.queuegate.core.event.StockSet;
 import io.queuegate.core.queue.Keyspace;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.queue.QueueScripts;
+import io.queuegate.web.DurableWrite;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -49,7 +49,7 @@ class StockSetting {
         QueueKeys keys = this.keyspace.product(productId);
         Long booked = this.redis.execute(SET_STOCK, List.of(keys.stock(), keys.stats()), Long.toString(available));
         StockSet setting = new StockSet(productId, available, booked == null ? 0 : booked);
-        this.kafka.send(this.properties.saleTopic(), StockSet.key(productId), setting)
-            .get(this.properties.publishTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        DurableWrite.send(this.kafka, this.properties.saleTopic(), StockSet.key(productId), setting,
+                this.properties.publishTimeout());
     }
 }

@@ -7,9 +7,9 @@ import java.util.Map;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.core.event.EntriesRequested.Entry;
-import io.queuegate.core.queue.EntryRemover;
-import io.queuegate.core.queue.EntryState;
-import io.queuegate.core.queue.EntryStatus;
+import io.queuegate.core.queue.Leaving;
+import io.queuegate.core.queue.TokenState;
+import io.queuegate.core.queue.TokenStatus;
 import io.queuegate.core.token.EntryToken;
 import io.queuegate.core.token.TokenCodec;
 import io.queuegate.web.ApiException;
@@ -48,11 +48,11 @@ class EntryController {
 
     private final QueueDirectory queues;
 
-    private final EntryPublisher publisher;
+    private final EnterPublisher publisher;
 
     private final PollCoalescer statuses;
 
-    private final EntryRemover remover;
+    private final Leaving remover;
 
     private final LeavePublisher leaving;
 
@@ -62,10 +62,10 @@ class EntryController {
 
     private final Counter leaves;
 
-    private final Map<EntryStatus, Counter> polls = new EnumMap<>(EntryStatus.class);
+    private final Map<TokenStatus, Counter> polls = new EnumMap<>(TokenStatus.class);
 
-    EntryController(TokenCodec tokens, QueueDirectory queues, EntryPublisher publisher, PollCoalescer statuses,
-            EntryRemover remover, LeavePublisher leaving, MeterRegistry metrics) {
+    EntryController(TokenCodec tokens, QueueDirectory queues, EnterPublisher publisher, PollCoalescer statuses,
+            Leaving remover, LeavePublisher leaving, MeterRegistry metrics) {
         this.tokens = tokens;
         this.queues = queues;
         this.publisher = publisher;
@@ -75,7 +75,7 @@ class EntryController {
         this.metrics = metrics;
         this.accepted = metrics.counter("queuegate.enters", "outcome", "accepted");
         this.leaves = metrics.counter("queuegate.leaves");
-        for (EntryStatus status : EntryStatus.values()) {
+        for (TokenStatus status : TokenStatus.values()) {
             this.polls.put(status, metrics.counter("queuegate.status.polls", "status", status.name()));
         }
     }
@@ -108,7 +108,7 @@ class EntryController {
         this.accepted.increment();
         // the body itself, not a ResponseEntity, for the reason given at status()
         response.setHeader(HttpHeaders.LOCATION, "/api/v1/queues/" + productId + "/entries/" + token.value());
-        return new EntryAccepted(token.value(), productId, EntryStatus.PENDING);
+        return new EntryAccepted(token.value(), productId, TokenStatus.PENDING);
     }
 
     @GetMapping("/{token}")
@@ -128,7 +128,7 @@ class EntryController {
             HttpServletResponse response) {
         long productId = ProductIds.parse(productIdText);
         EntryToken entry = verify(productId, token);
-        EntryState state = this.statuses.read(entry);
+        TokenState state = this.statuses.read(entry);
         Long pollAfterMs = PollPolicy.pollAfterMs(state, System.currentTimeMillis());
         if (pollAfterMs != null && PollPolicy.tooSoon(state, pollAfterMs)) {
             throw new ApiException(HttpStatus.TOO_MANY_REQUESTS, ProblemCodes.POLLED_TOO_SOON,
@@ -136,8 +136,8 @@ class EntryController {
                     Duration.ofMillis(pollAfterMs));
         }
         this.polls.get(state.status()).increment();
-        boolean waiting = state.status() == EntryStatus.WAITING;
-        boolean available = state.status() == EntryStatus.AVAILABLE;
+        boolean waiting = state.status() == TokenStatus.WAITING;
+        boolean available = state.status() == TokenStatus.AVAILABLE;
         if (pollAfterMs != null) {
             response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString((pollAfterMs + 999) / 1000));
         }

@@ -1,6 +1,6 @@
 package io.queuegate.ingest.entry;
 
-import io.queuegate.core.queue.EntryStatus;
+import io.queuegate.core.queue.TokenStatus;
 
 /**
  * @param status PENDING, WAITING, AVAILABLE, EXPIRED or SOLD_OUT
@@ -13,6 +13,6 @@ import io.queuegate.core.queue.EntryStatus;
  *        wait for
  * @param opensAt epoch milliseconds the sale opens, when the queue has an opening time; otherwise null
  */
-record EntryStatusResponse(String token, long productId, EntryStatus status, Long position, Long etaSeconds,
+record EntryStatusResponse(String token, long productId, TokenStatus status, Long position, Long etaSeconds,
         Long expiresAt, Long pollAfterMs, Long opensAt) {
 }

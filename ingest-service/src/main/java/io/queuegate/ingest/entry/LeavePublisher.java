@@ -1,11 +1,10 @@
 package io.queuegate.ingest.entry;
 
-import java.util.concurrent.TimeUnit;
-
 import io.queuegate.core.event.EntryLeft;
 import io.queuegate.core.token.EntryToken;
-import io.queuegate.ingest.config.IngestProperties;
+import io.queuegate.ingest.IngestProperties;
 import io.queuegate.web.ApiException;
+import io.queuegate.web.DurableWrite;
 
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.stereotype.Component;
@@ -28,22 +27,10 @@ class LeavePublisher {
 
     /** @throws ApiException 503 when Kafka did not acknowledge within the publish timeout; nothing was removed */
     void publish(EntryToken entry) {
-        try {
-            this.kafka.send(this.properties.leavesTopic(), Long.toString(entry.productId()),
-                    new EntryLeft(entry.productId(), entry.userId(), System.currentTimeMillis()))
-                .get(this.properties.publishTimeout().toMillis(), TimeUnit.MILLISECONDS);
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw unavailable();
-        }
-        catch (Exception ex) {
-            throw unavailable();
-        }
-    }
-
-    private ApiException unavailable() {
-        return ApiException.unavailable("The leave could not be stored; nothing changed, try again.",
+        DurableWrite.orUnavailable(() -> DurableWrite.send(this.kafka, this.properties.leavesTopic(),
+                Long.toString(entry.productId()),
+                new EntryLeft(entry.productId(), entry.userId(), System.currentTimeMillis()),
+                this.properties.publishTimeout()), "The leave could not be stored; nothing changed, try again.",
                 this.properties.retryAfter());
     }
 }

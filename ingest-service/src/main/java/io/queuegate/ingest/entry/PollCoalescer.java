@@ -12,8 +12,8 @@ import java.util.concurrent.locks.LockSupport;
 
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.queuegate.core.queue.EntryState;
-import io.queuegate.core.queue.EntryStatusReader;
+import io.queuegate.core.queue.TokenState;
+import io.queuegate.core.queue.TokenStatusReader;
 import io.queuegate.core.queue.ScriptTime;
 import io.queuegate.core.token.EntryToken;
 import io.queuegate.web.ApiException;
@@ -36,7 +36,7 @@ import org.springframework.stereotype.Component;
 @Component
 class PollCoalescer {
 
-    private final EntryStatusReader reader;
+    private final TokenStatusReader reader;
 
     private final int maxBatch;
 
@@ -49,7 +49,7 @@ class PollCoalescer {
     /** One line of polls per product; products come from verified tokens, so only ones this service issued. */
     private final Map<Long, ProductPolls> products = new ConcurrentHashMap<>();
 
-    PollCoalescer(EntryStatusReader reader, StatusPollProperties properties, MeterRegistry metrics) {
+    PollCoalescer(TokenStatusReader reader, StatusPollProperties properties, MeterRegistry metrics) {
         this.reader = reader;
         this.maxBatch = properties.maxBatch();
         this.maxQueued = properties.maxQueued();
@@ -60,7 +60,7 @@ class PollCoalescer {
     }
 
     /** The token's state, read from Redis after this call began. */
-    EntryState read(EntryToken token) {
+    TokenState read(EntryToken token) {
         return this.products.computeIfAbsent(token.productId(), ProductPolls::new).read(token.userId());
     }
 
@@ -77,7 +77,7 @@ class PollCoalescer {
             this.productId = productId;
         }
 
-        EntryState read(String userId) {
+        TokenState read(String userId) {
             Poll poll = new Poll(userId);
             if (!this.queued.offer(poll)) {
                 throw ApiException.unavailable("Too many status polls at once; poll again shortly.",
@@ -118,7 +118,7 @@ class PollCoalescer {
                 userIds.add(poll.userId);
             }
             try {
-                List<EntryState> states = PollCoalescer.this.reader.readAll(this.productId, userIds,
+                List<TokenState> states = PollCoalescer.this.reader.readAll(this.productId, userIds,
                         ScriptTime.REDIS_TIME);
                 for (int i = 0; i < batch.size(); i++) {
                     batch.get(i).complete(states.get(i));
@@ -143,7 +143,7 @@ class PollCoalescer {
 
         private volatile boolean asked;
 
-        private EntryState state;
+        private TokenState state;
 
         private Throwable failure;
 
@@ -151,7 +151,7 @@ class PollCoalescer {
             this.userId = userId;
         }
 
-        void complete(EntryState state) {
+        void complete(TokenState state) {
             this.state = state;
             this.done = true;
             wake();
@@ -174,7 +174,7 @@ class PollCoalescer {
             }
         }
 
-        EntryState await(ProductPolls polls) {
+        TokenState await(ProductPolls polls) {
             boolean interrupted = false;
             while (!this.done) {
                 if (this.asked) {

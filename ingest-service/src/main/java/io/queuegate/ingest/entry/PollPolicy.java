@@ -1,6 +1,6 @@
 package io.queuegate.ingest.entry;
 
-import io.queuegate.core.queue.EntryState;
+import io.queuegate.core.queue.TokenState;
 import io.queuegate.core.queue.LineConditions;
 
 /**
@@ -33,14 +33,14 @@ final class PollPolicy {
     }
 
     /** Seconds until admission at the line's pace, rounded up; null when it has no pace. */
-    static Long etaSeconds(EntryState state) {
+    static Long etaSeconds(TokenState state) {
         if (state.pace() <= 0 || state.position() <= 0) {
             return null;
         }
         return (long) Math.ceil(state.position() / state.pace());
     }
 
-    static Long pollAfterMs(EntryState state, long nowMillis) {
+    static Long pollAfterMs(TokenState state, long nowMillis) {
         return switch (state.status()) {
             case PENDING -> PENDING_POLL_MS;
             case WAITING -> state.position() > 0
@@ -56,7 +56,7 @@ final class PollPolicy {
      * Whether a waiting user polled far sooner than told: only under a poll budget, and only when the user's previous
      * poll is known.
      */
-    static boolean tooSoon(EntryState state, long pollAfterMs) {
+    static boolean tooSoon(TokenState state, long pollAfterMs) {
         return state.line().maxPollsPerSecond() > 0 && state.sinceLastPollMs() >= 0
                 && state.sinceLastPollMs() * TOO_SOON_DIVISOR < pollAfterMs;
     }
@@ -65,21 +65,21 @@ final class PollPolicy {
      * Before the sale opens nobody has a position yet: half the time left, within 1 s to 30 s, and under a budget
      * what the last of the line would be told, which everyone waiting can afford at once.
      */
-    private static long beforeOpening(EntryState state, long nowMillis) {
+    private static long beforeOpening(TokenState state, long nowMillis) {
         long untilOpening = clamp((state.line().opensAt() - nowMillis) / 2);
         long length = Math.max(1, state.line().waiting());
-        return Math.max(untilOpening, budgeted(new EntryState(state.status(), length, 0, state.sinceLastPollMs(),
+        return Math.max(untilOpening, budgeted(new TokenState(state.status(), length, 0, state.sinceLastPollMs(),
                 state.line())));
     }
 
     /** A quarter of the estimated wait, within 1 s to 30 s. */
-    private static long byEta(EntryState state) {
+    private static long byEta(TokenState state) {
         Long eta = etaSeconds(state);
         return eta == null ? MAX_POLL_MS : clamp(eta * 1000 / 4);
     }
 
     /** The wait before the next poll that keeps everyone waiting under the poll budget; 0 without one. */
-    private static long budgeted(EntryState state) {
+    private static long budgeted(TokenState state) {
         LineConditions line = state.line();
         if (line.maxPollsPerSecond() <= 0) {
             return 0;

@@ -8,7 +8,7 @@ import com.github.benmanes.caffeine.cache.LoadingCache;
 import io.queuegate.core.queue.QueueStore;
 import io.queuegate.web.ApiException;
 import io.queuegate.web.ProblemCodes;
-import io.queuegate.ingest.config.IngestProperties;
+import io.queuegate.ingest.IngestProperties;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;

@@ -1,8 +1,6 @@
 package io.queuegate.ingest.entry;
 
-import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -19,7 +17,6 @@ import java.util.concurrent.Future;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.token.EntryToken;
 import io.queuegate.core.token.TokenCodec;
-import io.queuegate.ingest.IngestApplication;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -31,16 +28,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.kafka.test.context.EmbeddedKafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -48,28 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * An enter answers 202 only for an event the log holds, writes nothing for a bad request, and answers 503 quickly
  * when the log cannot be reached. Runs against an embedded KRaft broker and the real, shared Redis.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
-        "spring.config.name=" + IngestApplication.CONFIG_NAME,
-        "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}",
-        "queuegate.token.secret=" + EnterPublishingTests.TOKEN_SECRET,
-        "queuegate.admin.token=ingest-test-admin-token" })
-@EmbeddedKafka(partitions = 12, topics = EnterPublishingTests.TOPIC)
-class EnterPublishingTests {
-
-    static final String TOKEN_SECRET = "ingest-test-token-secret-0123456789";
-
-    static final String TOPIC = "queuegate.entries";
-
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-    @LocalServerPort
-    int port;
-
-    @Value("${spring.embedded.kafka.brokers}")
-    String brokers;
-
-    @Autowired
-    StringRedisTemplate redis;
+class EnterPublishingTests extends IngestHttpTestSupport {
 
     private long product;
 
@@ -172,19 +139,11 @@ class EnterPublishingTests {
 
     @Test
     void anUnreachableLogAnswers503WithRetryAfterWithinThreeSeconds() {
-        ConfigurableApplicationContext unreachable = new SpringApplicationBuilder(IngestApplication.class).run(
-                "--spring.config.name=" + IngestApplication.CONFIG_NAME,
-                "--server.port=0",
-                "--management.server.port=0",
-                "--spring.main.banner-mode=off",
-                "--spring.kafka.bootstrap-servers=127.0.0.1:1",
-                "--spring.kafka.admin.auto-create=false",
-                "--queuegate.token.secret=" + TOKEN_SECRET);
+        ConfigurableApplicationContext unreachable = startAnother("--spring.kafka.bootstrap-servers=127.0.0.1:1");
         try {
-            int port = ((WebServerApplicationContext) unreachable).getWebServer().getPort();
+            int port = portOf(unreachable);
             // warm the web stack up, so that only the publish is timed
-            HttpResponse<String> warmup = send(HttpRequest.newBuilder(URI.create(
-                    "http://127.0.0.1:" + port + "/api/v1/queues/" + this.product + "/entries/not-a-token")).GET());
+            HttpResponse<String> warmup = get(port, "/api/v1/queues/" + this.product + "/entries/not-a-token");
             assertThat(warmup.statusCode()).isEqualTo(400);
 
             for (int attempt = 0; attempt < 2; attempt++) {
@@ -220,19 +179,6 @@ class EnterPublishingTests {
             .POST(HttpRequest.BodyPublishers.ofString(body));
         headers.forEach(request::header);
         return send(request);
-    }
-
-    private static HttpResponse<String> send(HttpRequest.Builder request) {
-        try {
-            return HTTP.send(request.timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
-        }
-        catch (IOException ex) {
-            throw new IllegalStateException(ex);
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(ex);
-        }
     }
 
     /** Every record of this test's product, read from the start of every partition to its current end. */

@@ -9,9 +9,10 @@ import java.util.Random;
 
 import io.queuegate.core.queue.Admission;
 import io.queuegate.core.queue.AdmissionResult;
-import io.queuegate.core.queue.EntryState;
-import io.queuegate.core.queue.EntryStatus;
-import io.queuegate.core.queue.EntryStatusReader;
+import io.queuegate.core.queue.Keyspace;
+import io.queuegate.core.queue.TokenState;
+import io.queuegate.core.queue.TokenStatus;
+import io.queuegate.core.queue.TokenStatusReader;
 import io.queuegate.core.queue.LineChunk;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.queue.WaitingLine;
@@ -53,7 +54,7 @@ class EtaAccuracyTests {
     @BeforeEach
     void freeProduct() {
         this.product = LineFixture.freeProduct(redis);
-        this.line = new WaitingLine(redis, TestRedis.TIMER);
+        this.line = new WaitingLine(redis, TestRedis.TIMER, Keyspace.DEFAULT);
     }
 
     @AfterEach
@@ -79,8 +80,8 @@ class EtaAccuracyTests {
         boolean booking = arrivalsPerSecond == 0;
         // booked at random within the hold time: on average half of it, so the line moves at about 2 × places / hold
         double rate = booking ? 2.0 * maxActive / holdSeconds : arrivalsPerSecond;
-        Admission admission = new Admission(redis, TestRedis.TIMER);
-        EntryStatusReader reader = new EntryStatusReader(redis, TestRedis.TIMER);
+        Admission admission = new Admission(redis, TestRedis.TIMER, Keyspace.DEFAULT);
+        TokenStatusReader reader = new TokenStatusReader(redis, TestRedis.TIMER, Keyspace.DEFAULT);
         Random random = new Random(13);
 
         Deque<Joined> inLine = new ArrayDeque<>();
@@ -137,7 +138,7 @@ class EtaAccuracyTests {
         }
     }
 
-    private long append(List<String> users, long offset, long now, Deque<Joined> inLine, EntryStatusReader reader,
+    private long append(List<String> users, long offset, long now, Deque<Joined> inLine, TokenStatusReader reader,
             List<Joined> measured) {
         if (users.isEmpty()) {
             return offset;
@@ -148,10 +149,10 @@ class EtaAccuracyTests {
         }
         this.line.append(new LineChunk(this.product, "eta:0", offset == 0 ? LineChunk.UNKNOWN : offset - 1, offsets,
                 users));
-        List<EntryState> states = reader.readAll(this.product, users, now);
+        List<TokenState> states = reader.readAll(this.product, users, now);
         for (int i = 0; i < users.size(); i++) {
-            EntryState state = states.get(i);
-            assertThat(state.status()).isEqualTo(EntryStatus.WAITING);
+            TokenState state = states.get(i);
+            assertThat(state.status()).isEqualTo(TokenStatus.WAITING);
             Joined joined = new Joined(now, PollPolicy.etaSeconds(state),
                     (long) Math.ceil((double) state.position() / this.admitPerSecond));
             inLine.addLast(joined);

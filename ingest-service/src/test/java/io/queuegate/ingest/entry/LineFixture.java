@@ -3,6 +3,7 @@ package io.queuegate.ingest.entry;
 import java.util.List;
 import java.util.Map;
 
+import io.queuegate.core.queue.Keyspace;
 import io.queuegate.core.queue.LineChunk;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.queue.WaitingLine;
@@ -38,7 +39,8 @@ final class LineFixture {
         for (int i = 0; i < offsets.length; i++) {
             offsets[i] = i;
         }
-        new WaitingLine(redis, TestRedis.TIMER).append(new LineChunk(productId, "fixture:0", LineChunk.UNKNOWN, offsets, userIds));
+        new WaitingLine(redis, TestRedis.TIMER, Keyspace.DEFAULT)
+            .append(new LineChunk(productId, "fixture:0", LineChunk.UNKNOWN, offsets, userIds));
     }
 
     /** The users of tokens this codec issued. */

@@ -18,10 +18,11 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.queuegate.core.queue.Admission;
 import io.queuegate.core.queue.AdmissionResult;
-import io.queuegate.core.queue.EntryRemover;
-import io.queuegate.core.queue.EntryState;
-import io.queuegate.core.queue.EntryStatus;
-import io.queuegate.core.queue.EntryStatusReader;
+import io.queuegate.core.queue.Keyspace;
+import io.queuegate.core.queue.Leaving;
+import io.queuegate.core.queue.TokenState;
+import io.queuegate.core.queue.TokenStatus;
+import io.queuegate.core.queue.TokenStatusReader;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.testing.TestRedis;
 import io.queuegate.core.token.EntryToken;
@@ -78,7 +79,7 @@ class PollCoalescerTests {
             line.add(String.format("u-%04d", i));
         }
         LineFixture.append(redis, this.product, line);
-        EntryRemover remover = new EntryRemover(redis, TestRedis.TIMER);
+        Leaving remover = new Leaving(redis, TestRedis.TIMER, Keyspace.DEFAULT);
         // the leavers are at the back, so they change nobody's position
         line.subList(users, users + leavers)
             .forEach((user) -> remover.remove(new EntryToken(this.product, user, user)));
@@ -92,7 +93,7 @@ class PollCoalescerTests {
         AtomicLong polls = new AtomicLong();
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             Future<?> admitter = threads.submit(() -> {
-                Admission admission = new Admission(redis, TestRedis.TIMER);
+                Admission admission = new Admission(redis, TestRedis.TIMER, Keyspace.DEFAULT);
                 while (admittedAtLeast.get() < users) {
                     admittedAtMost.addAndGet(3);
                     AdmissionResult result = admission.admit(this.product, System.currentTimeMillis(), 3);
@@ -113,17 +114,17 @@ class PollCoalescerTests {
                     boolean wasAvailable = false;
                     do {
                         long before = admittedAtLeast.get();
-                        EntryState state = coalescer.read(new EntryToken(this.product, token, token));
+                        TokenState state = coalescer.read(new EntryToken(this.product, token, token));
                         long after = admittedAtMost.get();
                         polls.incrementAndGet();
                         String seen = token + " saw " + state + " with " + before + ".." + after + " admitted";
                         if (user >= line.size()) {
-                            expect(state.status() == EntryStatus.PENDING, seen, violations);
+                            expect(state.status() == TokenStatus.PENDING, seen, violations);
                         }
                         else if (user >= users) {
-                            expect(state.status() == EntryStatus.EXPIRED, seen, violations);
+                            expect(state.status() == TokenStatus.EXPIRED, seen, violations);
                         }
-                        else if (state.status() == EntryStatus.WAITING) {
+                        else if (state.status() == TokenStatus.WAITING) {
                             expect(!wasAvailable, seen + " after AVAILABLE", violations);
                             expect(state.position() >= sequence - after && state.position() <= sequence - before,
                                     seen + ": not the exact position", violations);
@@ -131,7 +132,7 @@ class PollCoalescerTests {
                             last = state.position();
                         }
                         else {
-                            expect(state.status() == EntryStatus.AVAILABLE && sequence <= after
+                            expect(state.status() == TokenStatus.AVAILABLE && sequence <= after
                                     && state.expiresAt() > System.currentTimeMillis(), seen, violations);
                             wasAvailable = true;
                         }
@@ -160,9 +161,9 @@ class PollCoalescerTests {
         PollCoalescer coalescer = new PollCoalescer(reader, new StatusPollProperties(128, 4096, Duration.ofSeconds(1)),
                 this.metrics);
 
-        EntryState state = coalescer.read(new EntryToken(this.product, "alone", "alone"));
+        TokenState state = coalescer.read(new EntryToken(this.product, "alone", "alone"));
 
-        assertThat(state).isEqualTo(new EntryState(EntryStatus.WAITING, 5, 0, 7));
+        assertThat(state).isEqualTo(new TokenState(TokenStatus.WAITING, 5, 0, 7));
         assertThat(reader.calls).containsExactly(List.of("alone"));
         assertThat(reader.callers).containsExactly(Thread.currentThread());
     }
@@ -172,7 +173,7 @@ class PollCoalescerTests {
         RecordingReader reader = new RecordingReader();
         reader.holdFirstCall = new CountDownLatch(1);
         PollCoalescer coalescer = coalescer(reader, 2);
-        List<EntryState> answers = Collections.synchronizedList(new ArrayList<>());
+        List<TokenState> answers = Collections.synchronizedList(new ArrayList<>());
 
         Thread first = poll(coalescer, "first", answers);
         await().atMost(Duration.ofSeconds(10)).until(() -> reader.calls.size() == 1);
@@ -197,7 +198,7 @@ class PollCoalescerTests {
         assertThat(reader.calls).containsExactly(List.of("first"), List.of("second", "third"));
         // the first poll queued makes the next call: it is the one whose thread waits anyway
         assertThat(reader.callers.get(1)).isSameAs(second);
-        assertThat(answers).hasSize(3).allMatch((state) -> state.status() == EntryStatus.WAITING);
+        assertThat(answers).hasSize(3).allMatch((state) -> state.status() == TokenStatus.WAITING);
     }
 
     @Test
@@ -209,7 +210,8 @@ class PollCoalescerTests {
         try {
             StringRedisTemplate unreachable = new StringRedisTemplate(down);
             unreachable.afterPropertiesSet();
-            PollCoalescer coalescer = new PollCoalescer(new EntryStatusReader(unreachable, TestRedis.TIMER),
+            PollCoalescer coalescer = new PollCoalescer(
+                    new TokenStatusReader(unreachable, TestRedis.TIMER, Keyspace.DEFAULT),
                     new StatusPollProperties(128, 4096, Duration.ofSeconds(1)), this.metrics);
             List<Future<Throwable>> outcomes = new ArrayList<>();
             try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -236,15 +238,15 @@ class PollCoalescerTests {
     }
 
     private PollCoalescer coalescer(int maxBatch, int maxQueued) {
-        return new PollCoalescer(new EntryStatusReader(redis, TestRedis.TIMER),
+        return new PollCoalescer(new TokenStatusReader(redis, TestRedis.TIMER, Keyspace.DEFAULT),
                 new StatusPollProperties(maxBatch, maxQueued, Duration.ofSeconds(1)), this.metrics);
     }
 
-    private PollCoalescer coalescer(EntryStatusReader reader, int maxQueued) {
+    private PollCoalescer coalescer(TokenStatusReader reader, int maxQueued) {
         return new PollCoalescer(reader, new StatusPollProperties(128, maxQueued, Duration.ofSeconds(1)), this.metrics);
     }
 
-    private Thread poll(PollCoalescer coalescer, String token, List<EntryState> answers) {
+    private Thread poll(PollCoalescer coalescer, String token, List<TokenState> answers) {
         // platform threads: their state shows when they are parked waiting for a call
         return Thread.ofPlatform().start(() -> answers.add(coalescer.read(new EntryToken(this.product, token, token))));
     }
@@ -256,7 +258,7 @@ class PollCoalescerTests {
     }
 
     /** Answers WAITING at position 5 for every token and records each call; may hold the first call open. */
-    static final class RecordingReader extends EntryStatusReader {
+    static final class RecordingReader extends TokenStatusReader {
 
         final List<List<String>> calls = new CopyOnWriteArrayList<>();
 
@@ -265,11 +267,11 @@ class PollCoalescerTests {
         volatile CountDownLatch holdFirstCall;
 
         RecordingReader() {
-            super(new StringRedisTemplate(), TestRedis.TIMER);
+            super(new StringRedisTemplate(), TestRedis.TIMER, Keyspace.DEFAULT);
         }
 
         @Override
-        public List<EntryState> readAll(long productId, List<String> tokens, long nowMillis) {
+        public List<TokenState> readAll(long productId, List<String> tokens, long nowMillis) {
             this.calls.add(List.copyOf(tokens));
             this.callers.add(Thread.currentThread());
             if (this.calls.size() == 1 && this.holdFirstCall != null) {
@@ -280,7 +282,7 @@ class PollCoalescerTests {
                     Thread.currentThread().interrupt();
                 }
             }
-            return tokens.stream().map((token) -> new EntryState(EntryStatus.WAITING, 5, 0, 7)).toList();
+            return tokens.stream().map((token) -> new TokenState(TokenStatus.WAITING, 5, 0, 7)).toList();
         }
     }
 }

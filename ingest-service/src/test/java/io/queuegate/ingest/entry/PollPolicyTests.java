@@ -1,7 +1,7 @@
 package io.queuegate.ingest.entry;
 
-import io.queuegate.core.queue.EntryState;
-import io.queuegate.core.queue.EntryStatus;
+import io.queuegate.core.queue.TokenState;
+import io.queuegate.core.queue.TokenStatus;
 import io.queuegate.core.queue.LineConditions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -16,13 +16,13 @@ class PollPolicyTests {
 
     @Test
     void pendingPollsEverySecond() {
-        assertThat(PollPolicy.pollAfterMs(new EntryState(EntryStatus.PENDING, 0, 0, 100), NOW)).isEqualTo(1_000L);
-        assertThat(PollPolicy.pollAfterMs(new EntryState(EntryStatus.PENDING, 0, 0, 0), NOW)).isEqualTo(1_000L);
+        assertThat(PollPolicy.pollAfterMs(new TokenState(TokenStatus.PENDING, 0, 0, 100), NOW)).isEqualTo(1_000L);
+        assertThat(PollPolicy.pollAfterMs(new TokenState(TokenStatus.PENDING, 0, 0, 0), NOW)).isEqualTo(1_000L);
     }
 
     @Test
     void expiredNeverPollsAgain() {
-        assertThat(PollPolicy.pollAfterMs(new EntryState(EntryStatus.EXPIRED, 0, 0, 100), NOW)).isNull();
+        assertThat(PollPolicy.pollAfterMs(new TokenState(TokenStatus.EXPIRED, 0, 0, 100), NOW)).isNull();
     }
 
     @ParameterizedTest(name = "position {0} at {1}/s waits {2} s")
@@ -38,13 +38,13 @@ class PollPolicyTests {
             "1000000, 1, 1000000",
             "1000000, 1000000, 1" })
     void etaRoundsUp(long position, int rate, long seconds) {
-        assertThat(PollPolicy.etaSeconds(new EntryState(EntryStatus.WAITING, position, 0, rate))).isEqualTo(seconds);
+        assertThat(PollPolicy.etaSeconds(new TokenState(TokenStatus.WAITING, position, 0, rate))).isEqualTo(seconds);
     }
 
     @Test
     void etaIsUnknownWithoutARate() {
-        assertThat(PollPolicy.etaSeconds(new EntryState(EntryStatus.WAITING, 10, 0, 0))).isNull();
-        assertThat(PollPolicy.etaSeconds(new EntryState(EntryStatus.WAITING, 10, 0, -5))).isNull();
+        assertThat(PollPolicy.etaSeconds(new TokenState(TokenStatus.WAITING, 10, 0, 0))).isNull();
+        assertThat(PollPolicy.etaSeconds(new TokenState(TokenStatus.WAITING, 10, 0, -5))).isNull();
     }
 
     @ParameterizedTest(name = "position {0} at {1}/s polls after {2} ms")
@@ -59,13 +59,13 @@ class PollPolicyTests {
             "12001, 100, 30000",
             "1000000, 1, 30000" })
     void waitingPollsAtAQuarterOfTheEtaWithinBounds(long position, int rate, long pollAfter) {
-        assertThat(PollPolicy.pollAfterMs(new EntryState(EntryStatus.WAITING, position, 0, rate), NOW))
+        assertThat(PollPolicy.pollAfterMs(new TokenState(TokenStatus.WAITING, position, 0, rate), NOW))
             .isEqualTo(pollAfter);
     }
 
     @Test
     void waitingWithoutARatePollsRarely() {
-        assertThat(PollPolicy.pollAfterMs(new EntryState(EntryStatus.WAITING, 5, 0, 0), NOW)).isEqualTo(30_000L);
+        assertThat(PollPolicy.pollAfterMs(new TokenState(TokenStatus.WAITING, 5, 0, 0), NOW)).isEqualTo(30_000L);
     }
 
     @ParameterizedTest(name = "{0} ms left polls after {1} ms")
@@ -81,7 +81,7 @@ class PollPolicyTests {
             "0, 1000",
             "-5000, 1000" })
     void availablePollsAtHalfTheTimeLeftWithinBounds(long left, long pollAfter) {
-        assertThat(PollPolicy.pollAfterMs(new EntryState(EntryStatus.AVAILABLE, 0, NOW + left, 100), NOW))
+        assertThat(PollPolicy.pollAfterMs(new TokenState(TokenStatus.AVAILABLE, 0, NOW + left, 100), NOW))
             .isEqualTo(pollAfter);
     }
 
@@ -98,9 +98,9 @@ class PollPolicyTests {
 
     @Test
     void soldOutPollsRarely() {
-        assertThat(PollPolicy.pollAfterMs(new EntryState(EntryStatus.SOLD_OUT, 0, 0, 100), NOW))
+        assertThat(PollPolicy.pollAfterMs(new TokenState(TokenStatus.SOLD_OUT, 0, 0, 100), NOW))
             .isEqualTo(PollPolicy.SOLD_OUT_POLL_MS)
-            .isGreaterThan(PollPolicy.pollAfterMs(new EntryState(EntryStatus.WAITING, 1, 0, 100), NOW));
+            .isGreaterThan(PollPolicy.pollAfterMs(new TokenState(TokenStatus.WAITING, 1, 0, 100), NOW));
     }
 
     @ParameterizedTest(name = "{0} waiting, budget {1}/s")
@@ -123,7 +123,7 @@ class PollPolicyTests {
         LineConditions line = new LineConditions(100, 1_000_000, 1_000, 0);
         for (long position : new long[] { 1, 400, 2_000, 12_000 }) {
             assertThat(PollPolicy.pollAfterMs(waiting(position, line), NOW))
-                .isEqualTo(PollPolicy.pollAfterMs(new EntryState(EntryStatus.WAITING, position, 0, 100), NOW));
+                .isEqualTo(PollPolicy.pollAfterMs(new TokenState(TokenStatus.WAITING, position, 0, 100), NOW));
         }
     }
 
@@ -131,25 +131,25 @@ class PollPolicyTests {
     void withAbandonmentNobodyIsToldToWaitLongerThanAThirdOfIt() {
         LineConditions line = new LineConditions(100, 10, 1_000_000, 60);
         assertThat(PollPolicy.pollAfterMs(waiting(1_000_000, line), NOW)).isEqualTo(20_000L);
-        assertThat(PollPolicy.pollAfterMs(new EntryState(EntryStatus.SOLD_OUT, 0, 0, -1, line), NOW))
+        assertThat(PollPolicy.pollAfterMs(new TokenState(TokenStatus.SOLD_OUT, 0, 0, -1, line), NOW))
             .isEqualTo(20_000L);
     }
 
     @Test
     void aPollFarSoonerThanToldIsTooSoonOnlyUnderABudget() {
         LineConditions budgeted = new LineConditions(100, 100, 1_000, 0);
-        assertThat(PollPolicy.tooSoon(new EntryState(EntryStatus.WAITING, 10, 0, 100, budgeted), 1_000)).isTrue();
-        assertThat(PollPolicy.tooSoon(new EntryState(EntryStatus.WAITING, 10, 0, 250, budgeted), 1_000)).isFalse();
-        assertThat(PollPolicy.tooSoon(new EntryState(EntryStatus.WAITING, 10, 0, -1, budgeted), 1_000)).isFalse();
+        assertThat(PollPolicy.tooSoon(new TokenState(TokenStatus.WAITING, 10, 0, 100, budgeted), 1_000)).isTrue();
+        assertThat(PollPolicy.tooSoon(new TokenState(TokenStatus.WAITING, 10, 0, 250, budgeted), 1_000)).isFalse();
+        assertThat(PollPolicy.tooSoon(new TokenState(TokenStatus.WAITING, 10, 0, -1, budgeted), 1_000)).isFalse();
         LineConditions free = new LineConditions(100, 0, 0, 60);
-        assertThat(PollPolicy.tooSoon(new EntryState(EntryStatus.WAITING, 10, 0, 0, free), 1_000)).isFalse();
+        assertThat(PollPolicy.tooSoon(new TokenState(TokenStatus.WAITING, 10, 0, 0, free), 1_000)).isFalse();
     }
 
     @ParameterizedTest(name = "{0} ms before the opening polls after {1} ms")
     @CsvSource({ "3600000, 30000", "10000, 5000", "1000, 1000", "-500, 1000" })
     void beforeTheOpeningNobodyHasAPositionAndPollsAtHalfTheTimeLeft(long untilOpening, long pollAfter) {
         LineConditions line = new LineConditions(100, 0, 0, 0, NOW + untilOpening);
-        EntryState before = waiting(0, line);
+        TokenState before = waiting(0, line);
 
         assertThat(PollPolicy.etaSeconds(before)).isNull();
         assertThat(PollPolicy.pollAfterMs(before, NOW)).isEqualTo(pollAfter);
@@ -164,7 +164,7 @@ class PollPolicyTests {
             .isGreaterThan(10_000 * 1000 / 100);
     }
 
-    private static EntryState waiting(long position, LineConditions line) {
-        return new EntryState(EntryStatus.WAITING, position, 0, -1, line);
+    private static TokenState waiting(long position, LineConditions line) {
+        return new TokenState(TokenStatus.WAITING, position, 0, -1, line);
     }
 }

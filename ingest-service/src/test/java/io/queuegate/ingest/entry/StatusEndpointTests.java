@@ -1,9 +1,5 @@
 package io.queuegate.ingest.entry;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,28 +10,19 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.queuegate.core.queue.Admission;
-import io.queuegate.core.queue.EntryRemover;
+import io.queuegate.core.queue.Keyspace;
+import io.queuegate.core.queue.Leaving;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.testing.TestRedis;
 import io.queuegate.core.token.EntryToken;
 import io.queuegate.core.token.TokenCodec;
-import io.queuegate.ingest.IngestApplication;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.kafka.test.context.EmbeddedKafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -44,26 +31,9 @@ import static org.awaitility.Awaitility.await;
  * What a status poll answers over HTTP, alone and with many polls at once, and when Redis is down. Runs against the
  * real, shared Redis with a random product; the embedded broker is only there because the service needs one.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
-        "spring.config.name=" + IngestApplication.CONFIG_NAME,
-        "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}",
-        "queuegate.token.secret=" + EnterPublishingTests.TOKEN_SECRET,
-        "queuegate.admin.token=ingest-test-admin-token" })
-@EmbeddedKafka(partitions = 12, topics = EnterPublishingTests.TOPIC)
-class StatusEndpointTests {
+class StatusEndpointTests extends IngestHttpTestSupport {
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-    private static final TokenCodec CODEC = new TokenCodec(EnterPublishingTests.TOKEN_SECRET);
-
-    @LocalServerPort
-    int port;
-
-    @Value("${spring.embedded.kafka.brokers}")
-    String brokers;
-
-    @Autowired
-    StringRedisTemplate redis;
+    private static final TokenCodec CODEC = new TokenCodec(TOKEN_SECRET);
 
     private long product;
 
@@ -90,8 +60,8 @@ class StatusEndpointTests {
         String pending = CODEC.issue(this.product, "eve").value();
         LineFixture.append(this.redis, this.product, LineFixture.usersOf(CODEC, tokens));
         long admittedAt = System.currentTimeMillis();
-        new Admission(this.redis, TestRedis.TIMER).admit(this.product, admittedAt, 10);
-        new EntryRemover(this.redis, TestRedis.TIMER).remove(entry(tokens.get(1)));
+        new Admission(this.redis, TestRedis.TIMER, Keyspace.DEFAULT).admit(this.product, admittedAt, 10);
+        new Leaving(this.redis, TestRedis.TIMER, Keyspace.DEFAULT).remove(entry(tokens.get(1)));
 
         JsonNode available = poll(tokens.get(0), 200);
         assertThat(available.get("status").asString()).isEqualTo("AVAILABLE");
@@ -164,20 +134,13 @@ class StatusEndpointTests {
 
     @Test
     void aPollWhileRedisIsDownAnswers503ProblemWithRetryAfter() {
-        ConfigurableApplicationContext noRedis = new SpringApplicationBuilder(IngestApplication.class).run(
-                "--spring.config.name=" + IngestApplication.CONFIG_NAME,
-                "--server.port=0",
-                "--management.server.port=0",
-                "--spring.main.banner-mode=off",
-                "--spring.data.redis.port=1",
-                "--spring.kafka.bootstrap-servers=" + this.brokers,
-                "--spring.kafka.admin.auto-create=false",
-                "--queuegate.token.secret=" + EnterPublishingTests.TOKEN_SECRET);
+        ConfigurableApplicationContext noRedis = startAnother("--spring.data.redis.port=1",
+                "--spring.kafka.bootstrap-servers=" + this.brokers);
         try {
-            int port = ((WebServerApplicationContext) noRedis).getWebServer().getPort();
+            int port = portOf(noRedis);
             String token = CODEC.issue(this.product, "ann").value();
             for (int attempt = 0; attempt < 2; attempt++) {
-                HttpResponse<String> response = send(port, "/api/v1/queues/" + this.product + "/entries/" + token);
+                HttpResponse<String> response = get(port, "/api/v1/queues/" + this.product + "/entries/" + token);
 
                 assertThat(response.statusCode()).isEqualTo(503);
                 assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
@@ -304,22 +267,7 @@ class StatusEndpointTests {
     }
 
     private HttpResponse<String> get(String path) {
-        return send(this.port, path);
+        return get(this.port, path);
     }
 
-    private static HttpResponse<String> send(int port, String path) {
-        try {
-            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(20))
-                .GET()
-                .build(), HttpResponse.BodyHandlers.ofString());
-        }
-        catch (IOException ex) {
-            throw new IllegalStateException(ex);
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(ex);
-        }
-    }
 }

@@ -7,6 +7,8 @@ import java.util.Optional;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 
+import static io.queuegate.core.queue.ScriptReplies.number;
+
 /** Runs one atomic admission step for one product; see {@code admit_batch.lua}. */
 public class Admission {
 
@@ -17,10 +19,6 @@ public class Admission {
     private final ScriptTimer timer;
 
     private final Keyspace keyspace;
-
-    public Admission(StringRedisTemplate redis, ScriptTimer timer) {
-        this(redis, timer, Keyspace.DEFAULT);
-    }
 
     public Admission(StringRedisTemplate redis, ScriptTimer timer, Keyspace keyspace) {
         this.redis = redis;
@@ -83,9 +81,5 @@ public class Admission {
         }
         return new AdmissionResult(number(reply.get(0)), number(reply.get(1)), number(reply.get(2)),
                 number(reply.get(3)), number(reply.get(4)));
-    }
-
-    static long number(Object value) {
-        return value == null ? 0 : Long.parseLong(value.toString());
     }
 }

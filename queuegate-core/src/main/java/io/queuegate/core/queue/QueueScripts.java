@@ -23,7 +23,7 @@ public final class QueueScripts {
     @SuppressWarnings("rawtypes")
     public static final RedisScript<List> READ_STATUS = of("read_status", List.class);
 
-    public static final RedisScript<Long> REMOVE_ENTRY = of("remove_entry", Long.class);
+    public static final RedisScript<Long> LEAVE_PLACE = of("leave_place", Long.class);
 
     private QueueScripts() {
     }

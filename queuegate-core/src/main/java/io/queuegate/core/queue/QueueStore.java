@@ -8,6 +8,8 @@ import java.util.stream.Collectors;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
+import static io.queuegate.core.queue.ScriptReplies.number;
+
 /** Queue settings in Redis, and the registry of configured queues that admission walks. */
 public class QueueStore {
 
@@ -81,8 +83,8 @@ public class QueueStore {
         Object pace = reply.get(9);
         Object stock = reply.get(10);
         Object seed = reply.get(12);
-        return Optional.of(new QueueView(settings, Admission.number(reply.get(4)), Admission.number(reply.get(5)),
-                Admission.number(reply.get(6)), pace == null ? null : Double.valueOf(pace.toString()),
+        return Optional.of(new QueueView(settings, number(reply.get(4)), number(reply.get(5)),
+                number(reply.get(6)), pace == null ? null : Double.valueOf(pace.toString()),
                 stock == null ? null : Long.valueOf(stock.toString()), seed == null ? null : seed.toString()));
     }
 

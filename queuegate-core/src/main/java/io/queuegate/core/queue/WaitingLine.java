@@ -41,10 +41,6 @@ public class WaitingLine implements DisposableBean {
 
     private RedisClusterAsyncCommands<String, String> commands;
 
-    public WaitingLine(StringRedisTemplate redis, ScriptTimer timer) {
-        this(redis, timer, Keyspace.DEFAULT);
-    }
-
     public WaitingLine(StringRedisTemplate redis, ScriptTimer timer, Keyspace keyspace) {
         this.redis = redis;
         this.timer = timer;

@@ -27,8 +27,8 @@ class AbandonmentScriptTests extends RedisScriptTestSupport {
         assertThat(result.admitted()).isEqualTo(1);
         assertThat(entry()).containsExactly("b");
         assertThat(waiting()).containsExactly("d");
-        assertThat(status("a", NOW + 31_000).status()).isEqualTo(EntryStatus.EXPIRED);
-        assertThat(status("c", NOW + 31_000).status()).isEqualTo(EntryStatus.EXPIRED);
+        assertThat(status("a", NOW + 31_000).status()).isEqualTo(TokenStatus.EXPIRED);
+        assertThat(status("c", NOW + 31_000).status()).isEqualTo(TokenStatus.EXPIRED);
         assertThat(status("d", NOW + 31_000).position()).isEqualTo(1);
         assertThat(stat("abandonedTotal")).isEqualTo(2);
         assertThat(redis.opsForZSet().range(this.keys.seen(), 0, -1)).containsExactly("d");

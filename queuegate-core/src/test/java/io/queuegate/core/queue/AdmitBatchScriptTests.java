@@ -120,7 +120,7 @@ class AdmitBatchScriptTests extends RedisScriptTestSupport {
 
         assertThat(gone()).containsExactlyInAnyOrder("a", "b");
         assertThat(entry()).containsExactly("c");
-        assertThat(status("a", NOW).status()).isEqualTo(EntryStatus.EXPIRED);
+        assertThat(status("a", NOW).status()).isEqualTo(TokenStatus.EXPIRED);
         // a late or repeated enter event does not bring them back
         assertThat(this.line.append(this.product, List.of("a", "b"))).isZero();
         assertThat(waiting()).isEmpty();

@@ -129,7 +129,7 @@ class AppendWaitingScriptTests extends RedisScriptTestSupport {
         assertThat(this.line.append(this.product, List.of("b", "early-leaver", "c"))).isEqualTo(2);
 
         assertThat(waiting()).containsExactly("a", "b", "c");
-        assertThat(status("early-leaver", NOW).status()).isEqualTo(EntryStatus.EXPIRED);
+        assertThat(status("early-leaver", NOW).status()).isEqualTo(TokenStatus.EXPIRED);
     }
 
     @Test
@@ -247,7 +247,7 @@ class AppendWaitingScriptTests extends RedisScriptTestSupport {
         List<String> log = users("u", 0, 6_000);
         List<Long> added = Collections.synchronizedList(new ArrayList<>());
         CountDownLatch start = new CountDownLatch(1);
-        WaitingLine other = new WaitingLine(redis, TestRedis.TIMER);
+        WaitingLine other = new WaitingLine(redis, TestRedis.TIMER, Keyspace.DEFAULT);
         try (ExecutorService pool = Executors.newFixedThreadPool(2)) {
             List<Future<?>> writers = new ArrayList<>();
             for (Object[] writer : new Object[][] { { this.waitingLine, 250 }, { other, 170 } }) {

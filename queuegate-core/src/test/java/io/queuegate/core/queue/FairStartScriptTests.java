@@ -38,7 +38,7 @@ class FairStartScriptTests extends RedisScriptTestSupport {
         AdmissionResult before = this.admission.admit(this.product, opensAt - 1, 100, SEED);
         assertThat(before.admitted()).isZero();
         assertThat(status("early-00001", opensAt - 1)).satisfies((state) -> {
-            assertThat(state.status()).isEqualTo(EntryStatus.WAITING);
+            assertThat(state.status()).isEqualTo(TokenStatus.WAITING);
             assertThat(state.position()).isZero();
             assertThat(state.line().opensAt()).isEqualTo(opensAt);
         });
@@ -79,10 +79,7 @@ class FairStartScriptTests extends RedisScriptTestSupport {
     @Test
     void afterTheOpeningTheLineIsAdmittedFromTheShuffledHead() {
         long opensAt = System.currentTimeMillis() + 3_600_000;
-        configure(3, 1_000, 60, true);
-        opensAt(opensAt);
-        List<String> early = tokens("early", 10);
-        this.line.append(this.product, early);
+        List<String> early = earlyEntrants(3, opensAt, 10);
 
         AdmissionResult opening = this.admission.admit(this.product, opensAt + 5, 100, SEED);
 
@@ -93,10 +90,7 @@ class FairStartScriptTests extends RedisScriptTestSupport {
     @Test
     void aLargeOpeningIsPlacedInBoundedStepsWithOneSeedAndNobodyIsAdmittedUntilItIsDone() {
         long opensAt = System.currentTimeMillis() + 3_600_000;
-        configure(3, 1_000, 60, true);
-        opensAt(opensAt);
-        List<String> early = tokens("early", 10);
-        this.line.append(this.product, early);
+        List<String> early = earlyEntrants(3, opensAt, 10);
 
         // four users per step: three steps place the ten, the third admits
         assertThat(this.admission.admit(this.product, opensAt, 4, SEED).admitted()).isZero();
@@ -134,6 +128,15 @@ class FairStartScriptTests extends RedisScriptTestSupport {
         this.admission.admit(this.product, ScriptTime.REDIS_TIME, 100, SEED);
 
         assertThat(waiting()).containsExactlyElementsOf(all);
+    }
+
+    /** A queue that opens at {@code opensAt}, admitting {@code maxActive} at once, and {@code count} users in line. */
+    private List<String> earlyEntrants(int maxActive, long opensAt, int count) {
+        configure(maxActive, 1_000, 60, true);
+        opensAt(opensAt);
+        List<String> early = tokens("early", count);
+        this.line.append(this.product, early);
+        return early;
     }
 
     /**

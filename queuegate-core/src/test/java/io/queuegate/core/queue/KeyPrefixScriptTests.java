@@ -61,10 +61,10 @@ class KeyPrefixScriptTests extends RedisScriptTestSupport {
         assertThat(this.tenantB.admission.admit(this.product, NOW, 100).admitted()).isEqualTo(5);
         assertThat(this.tenantA.remover.remove(new EntryToken(this.product, "u-00010", "t"))).isTrue();
 
-        assertThat(this.tenantA.status("u-00001").status()).isEqualTo(EntryStatus.AVAILABLE);
+        assertThat(this.tenantA.status("u-00001").status()).isEqualTo(TokenStatus.AVAILABLE);
         assertThat(this.tenantA.status("u-00003").position()).isEqualTo(1);
-        assertThat(this.tenantA.status("u-00010").status()).isEqualTo(EntryStatus.EXPIRED);
-        assertThat(this.tenantB.status("u-00005").status()).isEqualTo(EntryStatus.AVAILABLE);
+        assertThat(this.tenantA.status("u-00010").status()).isEqualTo(TokenStatus.EXPIRED);
+        assertThat(this.tenantB.status("u-00005").status()).isEqualTo(TokenStatus.AVAILABLE);
         assertThat(this.tenantB.status("u-00006").position()).isEqualTo(1);
         assertThat(this.tenantB.status("u-00010").position()).isEqualTo(5);
         assertThat(this.tenantA.store.find(this.product).orElseThrow().settings().maxActive()).isEqualTo(2);
@@ -121,9 +121,9 @@ class KeyPrefixScriptTests extends RedisScriptTestSupport {
 
         final Admission admission;
 
-        final EntryStatusReader reader;
+        final TokenStatusReader reader;
 
-        final EntryRemover remover;
+        final Leaving remover;
 
         Deployment(Keyspace keyspace) {
             ScriptTimer timer = new ScriptTimer(new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
@@ -133,11 +133,11 @@ class KeyPrefixScriptTests extends RedisScriptTestSupport {
             this.line = new WaitingLine(redis, timer, keyspace);
             this.appender = new LogAppender(this.line, "test-topic:0");
             this.admission = new Admission(redis, timer, keyspace);
-            this.reader = new EntryStatusReader(redis, timer, keyspace);
-            this.remover = new EntryRemover(redis, timer, keyspace);
+            this.reader = new TokenStatusReader(redis, timer, keyspace);
+            this.remover = new Leaving(redis, timer, keyspace);
         }
 
-        EntryState status(String userId) {
+        TokenState status(String userId) {
             return this.reader.read(new EntryToken(KeyPrefixScriptTests.this.product, userId, "t"), NOW + 1);
         }
 

@@ -13,12 +13,12 @@ class ReadStatusScriptTests extends RedisScriptTestSupport {
         configure(10, 25, 60, true);
         this.line.append(this.product, List.of("someone-else"));
 
-        assertThat(status("not-yet-applied", NOW)).isEqualTo(new EntryState(EntryStatus.PENDING, 0, 0, 25));
+        assertThat(status("not-yet-applied", NOW)).isEqualTo(new TokenState(TokenStatus.PENDING, 0, 0, 25));
     }
 
     @Test
     void unseenTokenOfAnUnknownQueueIsPendingWithRateZero() {
-        assertThat(status("anything", NOW)).isEqualTo(new EntryState(EntryStatus.PENDING, 0, 0, 0));
+        assertThat(status("anything", NOW)).isEqualTo(new TokenState(TokenStatus.PENDING, 0, 0, 0));
     }
 
     @Test
@@ -28,13 +28,13 @@ class ReadStatusScriptTests extends RedisScriptTestSupport {
         this.line.append(this.product, all);
 
         for (int i = 0; i < all.size(); i++) {
-            assertThat(status(all.get(i), NOW)).isEqualTo(new EntryState(EntryStatus.WAITING, i + 1, 0, 25));
+            assertThat(status(all.get(i), NOW)).isEqualTo(new TokenState(TokenStatus.WAITING, i + 1, 0, 25));
         }
 
         this.admission.admit(this.product, NOW, 100);
 
-        assertThat(status(all.get(2), NOW)).isEqualTo(new EntryState(EntryStatus.WAITING, 1, 0, 25));
-        assertThat(status(all.get(4), NOW)).isEqualTo(new EntryState(EntryStatus.WAITING, 3, 0, 25));
+        assertThat(status(all.get(2), NOW)).isEqualTo(new TokenState(TokenStatus.WAITING, 1, 0, 25));
+        assertThat(status(all.get(4), NOW)).isEqualTo(new TokenState(TokenStatus.WAITING, 3, 0, 25));
     }
 
     @Test
@@ -45,14 +45,14 @@ class ReadStatusScriptTests extends RedisScriptTestSupport {
         this.admission.admit(this.product, NOW, 100);
         long expiresAt = NOW + 60_000;
 
-        assertThat(status(all.get(0), NOW)).isEqualTo(new EntryState(EntryStatus.AVAILABLE, 0, expiresAt, 25));
+        assertThat(status(all.get(0), NOW)).isEqualTo(new TokenState(TokenStatus.AVAILABLE, 0, expiresAt, 25));
         assertThat(status(all.get(1), expiresAt - 1))
-            .isEqualTo(new EntryState(EntryStatus.AVAILABLE, 0, expiresAt, 25));
+            .isEqualTo(new TokenState(TokenStatus.AVAILABLE, 0, expiresAt, 25));
         // score <= now is expired, exactly as admit_batch decides
-        assertThat(status(all.get(0), expiresAt)).isEqualTo(new EntryState(EntryStatus.EXPIRED, 0, 0, 25));
-        assertThat(status(all.get(1), expiresAt + 1)).isEqualTo(new EntryState(EntryStatus.EXPIRED, 0, 0, 25));
+        assertThat(status(all.get(0), expiresAt)).isEqualTo(new TokenState(TokenStatus.EXPIRED, 0, 0, 25));
+        assertThat(status(all.get(1), expiresAt + 1)).isEqualTo(new TokenState(TokenStatus.EXPIRED, 0, 0, 25));
         // still in the line
-        assertThat(status(all.get(2), expiresAt + 1).status()).isEqualTo(EntryStatus.WAITING);
+        assertThat(status(all.get(2), expiresAt + 1).status()).isEqualTo(TokenStatus.WAITING);
     }
 
     @Test
@@ -61,8 +61,8 @@ class ReadStatusScriptTests extends RedisScriptTestSupport {
         this.line.append(this.product, List.of("a", "b"));
         this.remover.remove(token("a"));
 
-        assertThat(status("a", NOW)).isEqualTo(new EntryState(EntryStatus.EXPIRED, 0, 0, 25));
-        assertThat(status("b", NOW)).isEqualTo(new EntryState(EntryStatus.WAITING, 1, 0, 25));
+        assertThat(status("a", NOW)).isEqualTo(new TokenState(TokenStatus.EXPIRED, 0, 0, 25));
+        assertThat(status("b", NOW)).isEqualTo(new TokenState(TokenStatus.WAITING, 1, 0, 25));
     }
 
     @Test
@@ -72,7 +72,7 @@ class ReadStatusScriptTests extends RedisScriptTestSupport {
         this.admission.admit(this.product, NOW, 100);
         this.remover.remove(token("a"));
 
-        assertThat(status("a", NOW)).isEqualTo(new EntryState(EntryStatus.EXPIRED, 0, 0, 25));
+        assertThat(status("a", NOW)).isEqualTo(new TokenState(TokenStatus.EXPIRED, 0, 0, 25));
     }
 
     @Test
@@ -84,7 +84,7 @@ class ReadStatusScriptTests extends RedisScriptTestSupport {
         assertThat(entry()).isEmpty();
 
         // read at an earlier time too: once the entry is gone no clock brings it back
-        assertThat(status("a", NOW)).isEqualTo(new EntryState(EntryStatus.EXPIRED, 0, 0, 25));
+        assertThat(status("a", NOW)).isEqualTo(new TokenState(TokenStatus.EXPIRED, 0, 0, 25));
     }
 
     @Test
@@ -96,7 +96,7 @@ class ReadStatusScriptTests extends RedisScriptTestSupport {
         redis.opsForZSet().remove(this.keys.entry(), "a");
         redis.opsForSet().add(this.keys.gone(), "a");
 
-        assertThat(status("a", NOW)).isEqualTo(new EntryState(EntryStatus.EXPIRED, 0, 0, 25));
+        assertThat(status("a", NOW)).isEqualTo(new TokenState(TokenStatus.EXPIRED, 0, 0, 25));
     }
 
     @Test
@@ -105,7 +105,7 @@ class ReadStatusScriptTests extends RedisScriptTestSupport {
         this.line.append(this.product, List.of("a", "b"));
         this.remover.remove(token("a"));
 
-        assertThat(status("late", NOW)).isEqualTo(new EntryState(EntryStatus.PENDING, 0, 0, 25));
+        assertThat(status("late", NOW)).isEqualTo(new TokenState(TokenStatus.PENDING, 0, 0, 25));
         assertThat(redis.hasKey(this.keys.gone())).isTrue();
     }
 
@@ -128,8 +128,8 @@ class ReadStatusScriptTests extends RedisScriptTestSupport {
         redis.opsForZSet().add(this.keys.entry(), "stale", 1_000);
 
         assertThat(status("fresh", ScriptTime.REDIS_TIME))
-            .isEqualTo(new EntryState(EntryStatus.AVAILABLE, 0, future, 25));
-        assertThat(status("stale", ScriptTime.REDIS_TIME)).isEqualTo(new EntryState(EntryStatus.EXPIRED, 0, 0, 25));
+            .isEqualTo(new TokenState(TokenStatus.AVAILABLE, 0, future, 25));
+        assertThat(status("stale", ScriptTime.REDIS_TIME)).isEqualTo(new TokenState(TokenStatus.EXPIRED, 0, 0, 25));
     }
 
     @Test
@@ -158,14 +158,14 @@ class ReadStatusScriptTests extends RedisScriptTestSupport {
         List<String> asked = List.of(all.get(5), "never-seen", all.get(0), all.get(1), all.get(2), all.get(3),
                 all.get(4), all.get(2));
 
-        List<EntryState> together = this.statusReader.readAll(this.product, asked, NOW);
+        List<TokenState> together = this.statusReader.readAll(this.product, asked, NOW);
 
-        assertThat(together).containsExactly(new EntryState(EntryStatus.WAITING, 3, 0, 25),
-                new EntryState(EntryStatus.PENDING, 0, 0, 25),
-                new EntryState(EntryStatus.AVAILABLE, 0, NOW + 60_000, 25),
-                new EntryState(EntryStatus.EXPIRED, 0, 0, 25), new EntryState(EntryStatus.WAITING, 1, 0, 25),
-                new EntryState(EntryStatus.EXPIRED, 0, 0, 25), new EntryState(EntryStatus.WAITING, 2, 0, 25),
-                new EntryState(EntryStatus.WAITING, 1, 0, 25));
+        assertThat(together).containsExactly(new TokenState(TokenStatus.WAITING, 3, 0, 25),
+                new TokenState(TokenStatus.PENDING, 0, 0, 25),
+                new TokenState(TokenStatus.AVAILABLE, 0, NOW + 60_000, 25),
+                new TokenState(TokenStatus.EXPIRED, 0, 0, 25), new TokenState(TokenStatus.WAITING, 1, 0, 25),
+                new TokenState(TokenStatus.EXPIRED, 0, 0, 25), new TokenState(TokenStatus.WAITING, 2, 0, 25),
+                new TokenState(TokenStatus.WAITING, 1, 0, 25));
         for (int i = 0; i < asked.size(); i++) {
             assertThat(status(asked.get(i), NOW)).as(asked.get(i)).isEqualTo(together.get(i));
         }
@@ -179,9 +179,9 @@ class ReadStatusScriptTests extends RedisScriptTestSupport {
         redis.opsForZSet().add(this.keys.entry(), "b", NOW + 90_000);
 
         assertThat(this.statusReader.readAll(this.product, List.of("a", "b", "c"), NOW + 60_000)).containsExactly(
-                new EntryState(EntryStatus.EXPIRED, 0, 0, 25),
-                new EntryState(EntryStatus.AVAILABLE, 0, NOW + 90_000, 25),
-                new EntryState(EntryStatus.WAITING, 1, 0, 25));
+                new TokenState(TokenStatus.EXPIRED, 0, 0, 25),
+                new TokenState(TokenStatus.AVAILABLE, 0, NOW + 90_000, 25),
+                new TokenState(TokenStatus.WAITING, 1, 0, 25));
     }
 
     private List<String> readStatusKeys() {
@@ -195,8 +195,8 @@ class ReadStatusScriptTests extends RedisScriptTestSupport {
         redis.opsForHash().put(this.keys.settings(), "maxPollsPerSecond", "500");
         this.line.append(this.product, List.of("a", "b", "c"));
 
-        EntryState first = status("b", NOW);
-        EntryState second = status("b", NOW + 700);
+        TokenState first = status("b", NOW);
+        TokenState second = status("b", NOW + 700);
 
         assertThat(first.line()).isEqualTo(new LineConditions(25, 500, 3, 0));
         assertThat(first.sinceLastPollMs()).isEqualTo(-1);
@@ -213,8 +213,8 @@ class ReadStatusScriptTests extends RedisScriptTestSupport {
         redis.opsForHash().put(this.keys.settings(), "maxPollsPerSecond", "500");
         this.line.append(this.product, List.of("a"));
 
-        List<EntryState> states = this.statusReader.readAll(this.product, List.of("a", "a"), NOW);
+        List<TokenState> states = this.statusReader.readAll(this.product, List.of("a", "a"), NOW);
 
-        assertThat(states).extracting(EntryState::sinceLastPollMs).containsExactly(-1L, 0L);
+        assertThat(states).extracting(TokenState::sinceLastPollMs).containsExactly(-1L, 0L);
     }
 }

@@ -35,20 +35,20 @@ abstract class RedisScriptTestSupport {
 
     Admission admission;
 
-    EntryStatusReader statusReader;
+    TokenStatusReader statusReader;
 
-    EntryRemover remover;
+    Leaving remover;
 
     @BeforeEach
     void newProduct() {
         this.product = TestRedis.unusedProduct(redis);
         this.keys = QueueKeys.of(this.product);
         this.store = new QueueStore(redis);
-        this.waitingLine = new WaitingLine(redis, TestRedis.TIMER);
+        this.waitingLine = new WaitingLine(redis, TestRedis.TIMER, Keyspace.DEFAULT);
         this.line = new LogAppender(this.waitingLine, "test-topic:0");
-        this.admission = new Admission(redis, TestRedis.TIMER);
-        this.statusReader = new EntryStatusReader(redis, TestRedis.TIMER);
-        this.remover = new EntryRemover(redis, TestRedis.TIMER);
+        this.admission = new Admission(redis, TestRedis.TIMER, Keyspace.DEFAULT);
+        this.statusReader = new TokenStatusReader(redis, TestRedis.TIMER, Keyspace.DEFAULT);
+        this.remover = new Leaving(redis, TestRedis.TIMER, Keyspace.DEFAULT);
     }
 
     @AfterEach
@@ -109,7 +109,7 @@ abstract class RedisScriptTestSupport {
         return value == null ? 0 : Long.parseLong(value.toString());
     }
 
-    EntryState status(String userId, long now) {
+    TokenState status(String userId, long now) {
         return this.statusReader.read(token(userId), now);
     }
 

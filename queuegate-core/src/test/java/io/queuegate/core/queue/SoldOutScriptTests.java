@@ -20,13 +20,13 @@ class SoldOutScriptTests extends RedisScriptTestSupport {
 
         assertThat(result.admitted()).isZero();
         assertThat(waiting()).containsExactly("b", "c");
-        assertThat(status("b", NOW + 1_000).status()).isEqualTo(EntryStatus.SOLD_OUT);
+        assertThat(status("b", NOW + 1_000).status()).isEqualTo(TokenStatus.SOLD_OUT);
         assertThat(status("b", NOW + 1_000).position()).isZero();
-        assertThat(status("not-applied-yet", NOW + 1_000).status()).isEqualTo(EntryStatus.SOLD_OUT);
+        assertThat(status("not-applied-yet", NOW + 1_000).status()).isEqualTo(TokenStatus.SOLD_OUT);
         // admitted before the stock ran out: still holds the entry (the booking counter answers sold_out)
-        assertThat(status("a", NOW + 1_000).status()).isEqualTo(EntryStatus.AVAILABLE);
+        assertThat(status("a", NOW + 1_000).status()).isEqualTo(TokenStatus.AVAILABLE);
         this.remover.remove(token("c"));
-        assertThat(status("c", NOW + 1_000).status()).isEqualTo(EntryStatus.EXPIRED);
+        assertThat(status("c", NOW + 1_000).status()).isEqualTo(TokenStatus.EXPIRED);
     }
 
     @Test
@@ -38,7 +38,7 @@ class SoldOutScriptTests extends RedisScriptTestSupport {
 
         redis.opsForValue().set(this.keys.stock(), "2");
 
-        assertThat(status("b", NOW + 1_000)).isEqualTo(new EntryState(EntryStatus.WAITING, 2, 0, 100));
+        assertThat(status("b", NOW + 1_000)).isEqualTo(new TokenState(TokenStatus.WAITING, 2, 0, 100));
         assertThat(this.admission.admit(this.product, NOW + 1_000, 100).admitted()).isEqualTo(3);
         assertThat(entry()).containsExactlyInAnyOrder("a", "b", "c");
     }
@@ -48,7 +48,7 @@ class SoldOutScriptTests extends RedisScriptTestSupport {
         configure(10, 100, 60, true);
         this.line.append(this.product, List.of("a", "b"));
 
-        assertThat(status("b", NOW)).isEqualTo(new EntryState(EntryStatus.WAITING, 2, 0, 100));
+        assertThat(status("b", NOW)).isEqualTo(new TokenState(TokenStatus.WAITING, 2, 0, 100));
         assertThat(this.admission.admit(this.product, NOW, 100).admitted()).isEqualTo(2);
     }
 

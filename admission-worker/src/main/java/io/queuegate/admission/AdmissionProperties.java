@@ -1,4 +1,4 @@
-package io.queuegate.admission.config;
+package io.queuegate.admission;
 
 import java.time.Duration;
 

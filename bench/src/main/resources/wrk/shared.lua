@@ -1,4 +1,14 @@
--- Prints wrk's own totals and latency percentiles as one JSON line the benchmark parses.
+-- Appended to get.lua and post.lua (see Load): numbers wrk's threads, and prints wrk's own totals and latency
+-- percentiles as one JSON line the benchmark parses.
+
+-- Each thread gets its own id, which the request scripts read as the global "id" in init.
+local next_id = 0
+
+function setup(thread)
+  thread:set("id", next_id)
+  next_id = next_id + 1
+end
+
 function done(summary, latency, requests)
   io.write(string.format('WRKJSON {"requests":%d,"durationUs":%d,"bytes":%d,"non2xx":%d,"connectErrors":%d,'
     .. '"readErrors":%d,"writeErrors":%d,"timeouts":%d,"meanUs":%.1f,"p50Us":%d,"p90Us":%d,"p99Us":%d,'

@@ -1,4 +1,4 @@
-package io.queuegate.booking.config;
+package io.queuegate.booking;
 
 import io.queuegate.web.AdminAccess;
 import io.queuegate.web.AdminProperties;

@@ -1,4 +1,4 @@
-package io.queuegate.booking.config;
+package io.queuegate.booking;
 
 import java.time.Duration;
 

@@ -1,4 +1,4 @@
-package io.queuegate.admission.tick;
+package io.queuegate.admission.admit;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,7 +20,7 @@ final class ProductGauge {
 
     private final MeterRegistry registry;
 
-    private final Map<Long, Entry> products = new ConcurrentHashMap<>();
+    private final Map<Long, Series> products = new ConcurrentHashMap<>();
 
     ProductGauge(String name, String description, MeterRegistry registry) {
         this.name = name;
@@ -42,16 +42,16 @@ final class ProductGauge {
         });
     }
 
-    private Entry register(long productId) {
+    private Series register(long productId) {
         AtomicLong value = new AtomicLong();
         Gauge gauge = Gauge.builder(this.name, value, AtomicLong::doubleValue)
             .description(this.description)
             .tag("product", Long.toString(productId))
             .strongReference(true)
             .register(this.registry);
-        return new Entry(value, gauge);
+        return new Series(value, gauge);
     }
 
-    private record Entry(AtomicLong value, Gauge gauge) {
+    private record Series(AtomicLong value, Gauge gauge) {
     }
 }

@@ -1,4 +1,4 @@
-package io.queuegate.admission.tick;
+package io.queuegate.admission.admit;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.queuegate.admission.config.AdmissionProperties;
+import io.queuegate.admission.AdmissionProperties;
 import io.queuegate.core.queue.Admission;
 import io.queuegate.core.queue.AdmissionResult;
 import io.queuegate.core.queue.Keyspace;

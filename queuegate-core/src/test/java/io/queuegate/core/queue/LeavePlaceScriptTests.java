@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class RemoveEntryScriptTests extends RedisScriptTestSupport {
+class LeavePlaceScriptTests extends RedisScriptTestSupport {
 
     @Test
     void removingFromTheLineMovesTheOnesBehindUp() {
@@ -63,7 +63,7 @@ class RemoveEntryScriptTests extends RedisScriptTestSupport {
 
         assertThat(this.line.append(this.product, List.of("ghost", "b"))).isEqualTo(1);
         assertThat(waiting()).containsExactly("a", "b");
-        assertThat(status("ghost", NOW).status()).isEqualTo(EntryStatus.EXPIRED);
+        assertThat(status("ghost", NOW).status()).isEqualTo(TokenStatus.EXPIRED);
         // the recorded leave is not a place: removing again still answers false
         assertThat(this.remover.remove(token("ghost"))).isFalse();
     }
@@ -87,8 +87,8 @@ class RemoveEntryScriptTests extends RedisScriptTestSupport {
                 this.keys.stats(), this.keys.audit());
         long entered = redis.opsForStream().size(this.keys.audit());
 
-        assertThat(redis.execute(QueueScripts.REMOVE_ENTRY, scriptKeys, "a", "1700000000000")).isEqualTo(1L);
-        assertThat(redis.execute(QueueScripts.REMOVE_ENTRY, scriptKeys, "a", "1700000000001")).isEqualTo(0L);
+        assertThat(redis.execute(QueueScripts.LEAVE_PLACE, scriptKeys, "a", "1700000000000")).isEqualTo(1L);
+        assertThat(redis.execute(QueueScripts.LEAVE_PLACE, scriptKeys, "a", "1700000000001")).isEqualTo(0L);
         var audit = redis.opsForStream().range(this.keys.audit(), org.springframework.data.domain.Range.unbounded());
         assertThat(audit).hasSize((int) entered + 1);
         assertThat(audit.getLast().getValue()).containsEntry("type", "LEFT").containsEntry("users", "a")

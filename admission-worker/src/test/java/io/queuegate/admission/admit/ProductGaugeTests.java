@@ -1,4 +1,4 @@
-package io.queuegate.admission.tick;
+package io.queuegate.admission.admit;
 
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;

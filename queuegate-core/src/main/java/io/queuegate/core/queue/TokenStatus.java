@@ -1,7 +1,7 @@
 package io.queuegate.core.queue;
 
 /** Where a token stands, as a polling client sees it. */
-public enum EntryStatus {
+public enum TokenStatus {
 
     /** Ingest accepted the token; the line has not applied its enter event yet. */
     PENDING,

@@ -1,4 +1,4 @@
-package io.queuegate.admission.schedule;
+package io.queuegate.admission;
 
 import java.time.Duration;
 

@@ -1,4 +1,4 @@
-package io.queuegate.ingest.config;
+package io.queuegate.ingest;
 
 import java.time.Duration;
 

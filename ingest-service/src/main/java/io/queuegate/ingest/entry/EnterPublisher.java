@@ -6,7 +6,7 @@ import java.util.concurrent.Semaphore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.core.event.EntriesRequested.Entry;
 import io.queuegate.web.ApiException;
-import io.queuegate.ingest.config.IngestProperties;
+import io.queuegate.ingest.IngestProperties;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,9 +23,9 @@ import org.springframework.stereotype.Component;
  * line applies it once.
  */
 @Component
-class EntryPublisher implements DisposableBean {
+class EnterPublisher implements DisposableBean {
 
-    private static final Logger log = LoggerFactory.getLogger(EntryPublisher.class);
+    private static final Logger log = LoggerFactory.getLogger(EnterPublisher.class);
 
     private final IngestProperties properties;
 
@@ -33,7 +33,7 @@ class EntryPublisher implements DisposableBean {
 
     private final EnterGroupCommit groupCommit;
 
-    EntryPublisher(KafkaTemplate<String, Object> kafka, IngestProperties properties, MeterRegistry metrics) {
+    EnterPublisher(KafkaTemplate<String, Object> kafka, IngestProperties properties, MeterRegistry metrics) {
         this.properties = properties;
         this.inFlight = new Semaphore(properties.maxInFlight());
         this.groupCommit = new EnterGroupCommit(kafka, properties.topic(), properties.publishTimeout(),

@@ -1,4 +1,4 @@
-package io.queuegate.admission.tick;
+package io.queuegate.admission.admit;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -9,8 +9,8 @@ import java.util.Set;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.queuegate.admission.config.AdmissionProperties;
-import io.queuegate.admission.schedule.PeriodicTask;
+import io.queuegate.admission.AdmissionProperties;
+import io.queuegate.admission.PeriodicTask;
 import io.queuegate.core.queue.Admission;
 import io.queuegate.core.queue.AdmissionResult;
 import io.queuegate.core.queue.QueueStore;

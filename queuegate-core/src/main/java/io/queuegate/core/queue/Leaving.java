@@ -6,8 +6,8 @@ import io.queuegate.core.token.EntryToken;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 
-/** Takes a token out of the line or frees its entry slot; see {@code remove_entry.lua}. */
-public class EntryRemover {
+/** Takes a token out of the line or frees its entry slot; see {@code leave_place.lua}. */
+public class Leaving {
 
     private final StringRedisTemplate redis;
 
@@ -15,11 +15,7 @@ public class EntryRemover {
 
     private final Keyspace keyspace;
 
-    public EntryRemover(StringRedisTemplate redis, ScriptTimer timer) {
-        this(redis, timer, Keyspace.DEFAULT);
-    }
-
-    public EntryRemover(StringRedisTemplate redis, ScriptTimer timer, Keyspace keyspace) {
+    public Leaving(StringRedisTemplate redis, ScriptTimer timer, Keyspace keyspace) {
         this.redis = redis;
         this.timer = timer;
         this.keyspace = keyspace;
@@ -28,7 +24,7 @@ public class EntryRemover {
     /** @return whether the token's user held a place */
     public boolean remove(EntryToken token) {
         QueueKeys keys = this.keyspace.product(token.productId());
-        Long removed = this.timer.time("remove_entry", () -> this.redis.execute(QueueScripts.REMOVE_ENTRY,
+        Long removed = this.timer.time("leave_place", () -> this.redis.execute(QueueScripts.LEAVE_PLACE,
                 List.of(keys.waiting(), keys.entry(), keys.gone(), keys.stats(), keys.audit()), token.userId(),
                 Long.toString(ScriptTime.REDIS_TIME)));
         return removed != null && removed > 0;

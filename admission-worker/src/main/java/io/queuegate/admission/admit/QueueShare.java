@@ -1,4 +1,4 @@
-package io.queuegate.admission.tick;
+package io.queuegate.admission.admit;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -8,7 +8,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
-import io.queuegate.admission.config.AdmissionProperties;
+import io.queuegate.admission.AdmissionProperties;
 import io.queuegate.core.queue.Keyspace;
 import io.queuegate.core.queue.QueueScripts;
 import io.queuegate.core.queue.RegistryProperties;

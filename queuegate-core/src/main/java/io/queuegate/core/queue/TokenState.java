@@ -4,18 +4,18 @@ package io.queuegate.core.queue;
  * A token's status read in one round trip.
  *
  * @param status where the token stands
- * @param position 1-based place in the line when {@link EntryStatus#WAITING}, otherwise 0; also 0 while waiting for
+ * @param position 1-based place in the line when {@link TokenStatus#WAITING}, otherwise 0; also 0 while waiting for
  *        the sale to open (the order is drawn then)
- * @param expiresAt epoch milliseconds when {@link EntryStatus#AVAILABLE}, otherwise 0
+ * @param expiresAt epoch milliseconds when {@link TokenStatus#AVAILABLE}, otherwise 0
  * @param sinceLastPollMs how long ago the same waiting user polled before, -1 when unknown or not tracked (the
  *        queue has neither a poll budget nor abandonment)
  * @param line the line's pace and poll settings, for an estimate of the wait and when to poll next
  */
-public record EntryState(EntryStatus status, long position, long expiresAt, long sinceLastPollMs,
+public record TokenState(TokenStatus status, long position, long expiresAt, long sinceLastPollMs,
         LineConditions line) {
 
     /** A state in a line moving at its configured rate, with neither a poll budget nor abandonment. */
-    public EntryState(EntryStatus status, long position, long expiresAt, int admitPerSecond) {
+    public TokenState(TokenStatus status, long position, long expiresAt, int admitPerSecond) {
         this(status, position, expiresAt, -1, LineConditions.ofRate(admitPerSecond));
     }
 

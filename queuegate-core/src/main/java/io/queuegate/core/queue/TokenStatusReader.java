@@ -7,8 +7,10 @@ import io.queuegate.core.token.EntryToken;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 
+import static io.queuegate.core.queue.ScriptReplies.number;
+
 /** Reads tokens' statuses in one Redis round trip; see {@code read_status.lua}. */
-public class EntryStatusReader {
+public class TokenStatusReader {
 
     /** Fields the script answers about the line, before the users. */
     private static final int HEADER = 5;
@@ -22,18 +24,14 @@ public class EntryStatusReader {
 
     private final Keyspace keyspace;
 
-    public EntryStatusReader(StringRedisTemplate redis, ScriptTimer timer) {
-        this(redis, timer, Keyspace.DEFAULT);
-    }
-
-    public EntryStatusReader(StringRedisTemplate redis, ScriptTimer timer, Keyspace keyspace) {
+    public TokenStatusReader(StringRedisTemplate redis, ScriptTimer timer, Keyspace keyspace) {
         this.redis = redis;
         this.timer = timer;
         this.keyspace = keyspace;
     }
 
     /** @param nowMillis epoch milliseconds, or {@link ScriptTime#REDIS_TIME} */
-    public EntryState read(EntryToken token, long nowMillis) {
+    public TokenState read(EntryToken token, long nowMillis) {
         return readAll(token.productId(), List.of(token.userId()), nowMillis).getFirst();
     }
 
@@ -44,7 +42,7 @@ public class EntryStatusReader {
      * @param nowMillis epoch milliseconds, or {@link ScriptTime#REDIS_TIME}
      * @return one state per user, in the order of {@code userIds}
      */
-    public List<EntryState> readAll(long productId, List<String> userIds, long nowMillis) {
+    public List<TokenState> readAll(long productId, List<String> userIds, long nowMillis) {
         QueueKeys keys = this.keyspace.product(productId);
         Object[] args = new Object[userIds.size() + 1];
         args[0] = Long.toString(nowMillis);
@@ -58,12 +56,12 @@ public class EntryStatusReader {
             throw new IllegalStateException("read_status.lua answered " + reply + " for " + userIds.size() + " users");
         }
         LineConditions line = new LineConditions(Double.parseDouble(reply.get(0).toString()),
-                (int) Admission.number(reply.get(1)), Admission.number(reply.get(2)),
-                (int) Admission.number(reply.get(3)), Admission.number(reply.get(4)));
-        List<EntryState> states = new ArrayList<>(userIds.size());
+                (int) number(reply.get(1)), number(reply.get(2)),
+                (int) number(reply.get(3)), number(reply.get(4)));
+        List<TokenState> states = new ArrayList<>(userIds.size());
         for (int i = HEADER; i < reply.size(); i += FIELDS) {
-            states.add(new EntryState(EntryStatus.valueOf(reply.get(i).toString()), Admission.number(reply.get(i + 1)),
-                    Admission.number(reply.get(i + 2)), Admission.number(reply.get(i + 3)), line));
+            states.add(new TokenState(TokenStatus.valueOf(reply.get(i).toString()), number(reply.get(i + 1)),
+                    number(reply.get(i + 2)), number(reply.get(i + 3)), line));
         }
         return states;
     }

@@ -1,4 +1,4 @@
-package io.queuegate.ingest.config;
+package io.queuegate.ingest;
 
 import io.queuegate.web.ApiWebConfiguration;
 import io.queuegate.web.CrossOriginAccess;

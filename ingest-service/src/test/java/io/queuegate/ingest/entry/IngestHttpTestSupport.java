@@ -1,0 +1,85 @@
+package io.queuegate.ingest.entry;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.queuegate.ingest.IngestApplication;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.kafka.test.context.EmbeddedKafka;
+
+/**
+ * The ingest service over HTTP on a random port, against an embedded KRaft broker and the real, shared Redis; and a
+ * second service beside it, started with something broken, for the tests of what a client is told then.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
+        "spring.config.name=" + IngestApplication.CONFIG_NAME,
+        "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}",
+        "queuegate.token.secret=" + IngestHttpTestSupport.TOKEN_SECRET,
+        "queuegate.admin.token=ingest-test-admin-token" })
+@EmbeddedKafka(partitions = 12, topics = IngestHttpTestSupport.TOPIC)
+abstract class IngestHttpTestSupport {
+
+    static final String TOKEN_SECRET = "ingest-test-token-secret-0123456789";
+
+    static final String TOPIC = "queuegate.entries";
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @LocalServerPort
+    int port;
+
+    @Value("${spring.embedded.kafka.brokers}")
+    String brokers;
+
+    @Autowired
+    StringRedisTemplate redis;
+
+    /**
+     * Starts another ingest service on a free port, with this test's secret and without creating topics; {@code
+     * settings} (command-line arguments) say what it is broken by. The caller closes it.
+     */
+    static ConfigurableApplicationContext startAnother(String... settings) {
+        List<String> args = new ArrayList<>(List.of("--spring.config.name=" + IngestApplication.CONFIG_NAME,
+                "--server.port=0", "--management.server.port=0", "--spring.main.banner-mode=off",
+                "--spring.kafka.admin.auto-create=false", "--queuegate.token.secret=" + TOKEN_SECRET));
+        args.addAll(List.of(settings));
+        return new SpringApplicationBuilder(IngestApplication.class).run(args.toArray(String[]::new));
+    }
+
+    static int portOf(ConfigurableApplicationContext service) {
+        return ((WebServerApplicationContext) service).getWebServer().getPort();
+    }
+
+    static HttpResponse<String> get(int port, String path) {
+        return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).GET());
+    }
+
+    /** Sends with a 20 s timeout; a request that gets no answer fails the test. */
+    static HttpResponse<String> send(HttpRequest.Builder request) {
+        try {
+            return HTTP.send(request.timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+        }
+        catch (IOException ex) {
+            throw new IllegalStateException(ex);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(ex);
+        }
+    }
+}
