@@ -58,6 +58,15 @@ final class ChunkSender {
             .sum();
     }
 
+    /**
+     * Whether a line refused a chunk because the Redis process holding it restarted or failed over since it was last
+     * written, and may have lost its last writes.
+     */
+    boolean redisRestarted() {
+        return this.answers.stream()
+            .anyMatch(answer -> answer.isDone() && !answer.isCompletedExceptionally() && answer.join().restarted());
+    }
+
     /** Throws the first chunk's failure, in log order, or a refusal; returns when every chunk is in. */
     void throwFirstFailure() {
         for (CompletableFuture<AppendResult> answer : this.answers) {
