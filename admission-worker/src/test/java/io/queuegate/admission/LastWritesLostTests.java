@@ -1,7 +1,6 @@
 package io.queuegate.admission;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,6 +8,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 
 import io.queuegate.core.event.EntryRequested;
 import io.queuegate.core.queue.QueueKeys;
@@ -17,7 +18,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,9 +25,10 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -40,17 +41,25 @@ import static org.awaitility.Awaitility.await;
  * stock, its user is gone again) and reads the log again, so the enters Redis lost are placed, in log order, before
  * anyone who entered after the restart. Without the check the writer would append the later enters behind a gap
  * and the lost ones would read PENDING for good.
+ *
+ * <p>The worker under test is a second one, on that Redis and the shared embedded broker, in a consumer group of its
+ * own (so it reads every enter of the topic); the shared test worker applies the same enters to the shared Redis,
+ * which this test does not look at.
  */
 class LastWritesLostTests extends WorkerTestSupport {
 
     private static final Duration RESTORED = Duration.ofSeconds(60);
 
-    private static final Path DIRECTORY = temporaryDirectory();
+    private Path directory;
 
-    private static final int PORT = freePort();
+    private int port;
 
-    /** Started once the class is initialized (Awaitility's waiting thread could not run code of it before). */
-    private static Process server;
+    private Process server;
+
+    private ConfigurableApplicationContext worker;
+
+    /** The private Redis, as the worker under test uses it. */
+    private StringRedisTemplate lines;
 
     @Value("${spring.embedded.kafka.brokers}")
     String brokers;
@@ -60,43 +69,48 @@ class LastWritesLostTests extends WorkerTestSupport {
 
     private KafkaProducer<String, String> producer;
 
-    @DynamicPropertySource
-    static void privateRedis(DynamicPropertyRegistry properties) {
-        if (server == null) {
-            server = start();
-        }
-        properties.add("spring.data.redis.host", () -> "127.0.0.1");
-        properties.add("spring.data.redis.port", () -> PORT);
-    }
-
     @BeforeEach
-    void openProducer() {
+    void startRedisAndWorker() throws IOException {
+        this.directory = Files.createTempDirectory("queuegate-last-writes-");
+        try (ServerSocket socket = new ServerSocket(0)) {
+            this.port = socket.getLocalPort();
+        }
+        this.server = startServer();
         this.producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, this.brokers,
                 ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new StringSerializer());
+        this.worker = new SpringApplicationBuilder(AdmissionWorkerApplication.class)
+            .initializers(new WithoutAuditRelay())
+            .run("--spring.config.name=" + AdmissionWorkerApplication.CONFIG_NAME, "--server.port=0",
+                    "--management.server.port=0", "--spring.main.banner-mode=off",
+                    "--spring.data.redis.host=127.0.0.1", "--spring.data.redis.port=" + this.port,
+                    "--spring.kafka.bootstrap-servers=" + this.brokers,
+                    "--spring.kafka.consumer.group-id=last-writes-" + UUID.randomUUID(),
+                    "--queuegate.admission.tick-interval=1h", "--queuegate.admission.append-chunk=100",
+                    "--queuegate.token.secret=" + TOKEN_SECRET, "--queuegate.admin.token=" + ADMIN_TOKEN);
+        this.lines = this.worker.getBean(StringRedisTemplate.class);
     }
 
     @AfterEach
-    void closeProducer() {
+    void stopWorkerAndRedis() throws InterruptedException {
         this.producer.close(Duration.ofSeconds(5));
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.destroyForcibly();
+        if (this.worker != null) {
+            this.worker.close();
+        }
+        if (this.server != null) {
+            this.server.destroyForcibly().waitFor();
         }
     }
 
     @Test
-    void enterAndBookingsARestartedRedisLostComeBackFromTheLogInLogOrder() throws Exception {
+    void entersAndABookingARestartedRedisLostComeBackFromTheLogInLogOrder() throws Exception {
         long product = newProduct();
         QueueKeys keys = QueueKeys.of(product);
-        this.redis.opsForValue().set(keys.stock(), "10");
-        this.redis.opsForHash().putAll(keys.stats(), Map.of("bookedUnits", "0", "stockSetting", "10:0"));
+        this.lines.opsForValue().set(keys.stock(), "10");
+        this.lines.opsForHash().putAll(keys.stats(), Map.of("bookedUnits", "0", "stockSetting", "10:0"));
         List<String> users = enter(product, "kept", 300);
         await().atMost(RESTORED).until(() -> waiting(product).size() == 300);
-        String epoch = this.redis.opsForValue().get(QueueKeys.LINE_EPOCH);
-        this.redis.execute((RedisCallback<Object>) connection -> {
+        String epoch = this.lines.opsForValue().get(QueueKeys.LINE_EPOCH);
+        this.lines.execute((RedisCallback<Object>) connection -> {
             connection.serverCommands().save();
             return null;
         });
@@ -109,17 +123,17 @@ class LastWritesLostTests extends WorkerTestSupport {
         String booking = JsonMapper.shared().writeValueAsString(Map.of("bookingId", product + "-b1", "productId",
                 product, "userId", booked, "quantity", 3, "bookedAt", 1L));
         this.producer.send(new ProducerRecord<>("queuegate.bookings", Long.toString(product), booking)).get();
-        this.redis.opsForZSet().remove(keys.waiting(), booked);
-        this.redis.opsForSet().add(keys.gone(), booked);
-        this.redis.opsForHash().put(keys.bookings(), product + "-b1", booking);
-        this.redis.opsForHash().increment(keys.stats(), "bookedUnits", 3);
-        this.redis.opsForValue().decrement(keys.stock(), 3);
+        this.lines.opsForZSet().remove(keys.waiting(), booked);
+        this.lines.opsForSet().add(keys.gone(), booked);
+        this.lines.opsForHash().put(keys.bookings(), product + "-b1", booking);
+        this.lines.opsForHash().increment(keys.stats(), "bookedUnits", 3);
+        this.lines.opsForValue().decrement(keys.stock(), 3);
 
-        server.destroyForcibly().waitFor();
-        server = start();
+        this.server.destroyForcibly().waitFor();
+        this.server = startServer();
         // the older state: the lines' id kept, the last enters and the booking lost
         await().atMost(RESTORED).ignoreExceptions()
-            .until(() -> epoch.equals(this.redis.opsForValue().get(QueueKeys.LINE_EPOCH)));
+            .until(() -> epoch.equals(this.lines.opsForValue().get(QueueKeys.LINE_EPOCH)));
 
         // one enter after the restart: it must stand behind everyone Redis lost, not take their place
         users.addAll(enter(product, "after", 1));
@@ -127,12 +141,19 @@ class LastWritesLostTests extends WorkerTestSupport {
 
         await().atMost(RESTORED).ignoreExceptions().until(() -> waiting(product).size() == 500);
         assertThat(waiting(product)).containsExactlyElementsOf(users);
-        assertThat(waitingScores(product).get(users.getLast())).isEqualTo(501.0);
-        assertThat(this.redis.opsForSet().isMember(keys.gone(), booked)).isTrue();
-        assertThat(this.redis.opsForHash().get(keys.bookings(), product + "-b1")).isEqualTo(booking);
-        assertThat(this.redis.opsForValue().get(keys.stock())).isEqualTo("7");
-        assertThat(stat(product, "bookedUnits")).isEqualTo(3);
-        assertThat(this.redis.opsForValue().get(QueueKeys.LINE_EPOCH)).isEqualTo(epoch);
+        assertThat(this.lines.opsForZSet().score(keys.waiting(), users.getLast())).isEqualTo(501.0);
+        assertThat(this.lines.opsForSet().isMember(keys.gone(), booked)).isTrue();
+        assertThat(this.lines.opsForHash().get(keys.bookings(), product + "-b1")).isEqualTo(booking);
+        assertThat(this.lines.opsForValue().get(keys.stock())).isEqualTo("7");
+        assertThat(this.lines.opsForHash().get(keys.stats(), "bookedUnits")).isEqualTo("3");
+        assertThat(this.lines.opsForValue().get(QueueKeys.LINE_EPOCH)).isEqualTo(epoch);
+    }
+
+    /** The product's line in the private Redis. */
+    @Override
+    List<String> waiting(long product) {
+        Set<String> members = this.lines.opsForZSet().range(QueueKeys.of(product).waiting(), 0, -1);
+        return members == null ? List.of() : List.copyOf(members);
     }
 
     /** Sends one enter event per user, waits for the broker's acknowledgements, returns the users in order. */
@@ -150,41 +171,16 @@ class LastWritesLostTests extends WorkerTestSupport {
     }
 
     /** A redis-server of this test's own, snapshotting only when told, started on the snapshot it has. */
-    private static Process start() {
-        try {
-            Process started = new ProcessBuilder("redis-server", "--port", Integer.toString(PORT), "--bind",
-                    "127.0.0.1", "--dir", DIRECTORY.toString(), "--save", "", "--appendonly", "no")
-                .redirectErrorStream(true)
-                .redirectOutput(DIRECTORY.resolve("redis.log").toFile())
-                .start();
-            Runtime.getRuntime().addShutdownHook(new Thread(started::destroyForcibly));
-            await().atMost(Duration.ofSeconds(20)).ignoreExceptions().until(() -> {
-                try (var socket = new java.net.Socket("127.0.0.1", PORT)) {
-                    return Files.readString(DIRECTORY.resolve("redis.log")).contains("Ready to accept connections");
-                }
-            });
-            return started;
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException("could not start redis-server (is it on the PATH?)", ex);
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
-    }
-
-    private static Path temporaryDirectory() {
-        try {
-            return Files.createTempDirectory("queuegate-last-writes-");
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
+    private Process startServer() throws IOException {
+        Path log = this.directory.resolve("redis.log");
+        Files.deleteIfExists(log);
+        Process started = new ProcessBuilder("redis-server", "--port", Integer.toString(this.port), "--bind",
+                "127.0.0.1", "--dir", this.directory.toString(), "--save", "", "--appendonly", "no", "--logfile",
+                log.toString())
+            .start();
+        Runtime.getRuntime().addShutdownHook(new Thread(started::destroyForcibly));
+        await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
+            .until(() -> Files.readString(log).contains("Ready to accept connections"));
+        return started;
     }
 }

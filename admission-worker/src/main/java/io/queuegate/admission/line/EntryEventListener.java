@@ -98,7 +98,7 @@ class EntryEventListener implements DisposableBean {
             throw new IllegalStateException("Redis lost the lines it held or restarted; the writer restarts to "
                     + "rebuild them");
         }
-        ChunkSender sender = new ChunkSender(this.line);
+        ChunkSender sender = new ChunkSender(this.line, this.epoch);
         CompletableFuture<Void> sent = CompletableFuture.completedFuture(null);
         for (int from = 0; from < records.size(); from += this.chunk) {
             List<ConsumerRecord<String, byte[]>> chunk = records.subList(from, Math.min(records.size(),
@@ -122,6 +122,13 @@ class EntryEventListener implements DisposableBean {
             // while it was away): its lines may lack their last writes, and refuse appends until restored.
             this.restart.request();
             throw new IllegalStateException("Redis restarted under the writer; the writer restarts to restore the sale");
+        }
+        if (sender.redisWentBack()) {
+            // Redis holds less of a line than it confirmed to this writer: it lost acknowledged writes.
+            this.epoch.foundBehind();
+            this.restart.request();
+            throw new IllegalStateException("Redis holds less of a line than it confirmed; the writer restarts to "
+                    + "restore the sale");
         }
         // the first failed or refused chunk: the error handler retries the whole batch, and the line skips what is in
         sender.throwFirstFailure();

@@ -1,14 +1,23 @@
 package io.queuegate.admission.line;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.queuegate.core.queue.Keyspace;
+import io.queuegate.core.queue.LineChunk;
 import io.queuegate.core.queue.QueueKeys;
-import io.queuegate.core.queue.QueueScripts;
 
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.stereotype.Component;
 
 /**
@@ -23,9 +32,6 @@ import org.springframework.stereotype.Component;
 @Component
 class LineEpoch {
 
-    @SuppressWarnings("rawtypes")
-    private static final RedisScript<List> READ = QueueScripts.of("read_line_epoch", List.class);
-
     private static final String RUN = "@";
 
     private final StringRedisTemplate redis;
@@ -35,6 +41,15 @@ class LineEpoch {
 
     /** The Redis the writer believes it is writing to; null before the first assignment. */
     private volatile Reading adopted;
+
+    /**
+     * The last offset Redis confirmed it applied, per product and partition, since the partitions were assigned:
+     * what the first chunk of each batch expects, so that a Redis that went back in time refuses it.
+     */
+    private final Map<LineSource, Long> confirmed = new ConcurrentHashMap<>();
+
+    /** Set when Redis answered below what it confirmed: the next assignment reads the log again from the start. */
+    private volatile boolean behind;
 
     LineEpoch(StringRedisTemplate redis, Keyspace keyspace) {
         this.redis = redis;
@@ -48,16 +63,69 @@ class LineEpoch {
      * @return the id, the process, and whether the id was missing (a new Redis, or one that lost everything)
      */
     Reading read() {
-        return read(UUID.randomUUID().toString());
+        String current = this.redis.opsForValue().get(this.key);
+        boolean missing = current == null;
+        if (missing) {
+            this.redis.opsForValue().setIfAbsent(this.key, UUID.randomUUID().toString());
+            current = this.redis.opsForValue().get(this.key);
+        }
+        return new Reading(current, missing, process());
     }
 
-    private Reading read(String naming) {
-        List<?> reply = this.redis.execute(READ, List.of(this.key), naming);
-        return new Reading(reply.get(0).toString(), ((Number) reply.get(1)).longValue() == 1, reply.get(2).toString());
+    /**
+     * The run_id of the Redis process, read after the id: a restart between the two reads shows as a process that
+     * differs from the one the offsets were committed with, never the other way round. On a Redis Cluster, every
+     * node's, folded into one value, so that any node's restart or failover changes it.
+     */
+    private String process() {
+        Properties info = this.redis.execute((RedisCallback<Properties>) connection -> connection.serverCommands()
+            .info("server"));
+        List<String> runs = new ArrayList<>();
+        if (info != null) {
+            info.forEach((name, value) -> {
+                if (name.toString().equals("run_id") || name.toString().endsWith(".run_id")) {
+                    runs.add(value.toString());
+                }
+            });
+        }
+        if (runs.size() == 1) {
+            return runs.getFirst();
+        }
+        Collections.sort(runs);
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256")
+                .digest(String.join(",", runs).getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, 20);
+        }
+        catch (NoSuchAlgorithmException ex) {
+            throw new IllegalStateException(ex);
+        }
     }
 
+    /** Takes the Redis read on assignment as the one written to, and forgets what another one confirmed. */
     void adopt(Reading redis) {
+        this.confirmed.clear();
+        this.behind = false;
         this.adopted = redis;
+    }
+
+    /** What Redis last confirmed it applied from this source, or {@link LineChunk#UNKNOWN}. */
+    long confirmed(LineSource source) {
+        return this.confirmed.getOrDefault(source, LineChunk.UNKNOWN);
+    }
+
+    void confirm(LineSource source, long applied) {
+        this.confirmed.merge(source, applied, Math::max);
+    }
+
+    /** Redis answered an append with less than it confirmed before: it lost writes, whatever its id and process. */
+    void foundBehind() {
+        this.behind = true;
+    }
+
+    /** Whether Redis was found behind what it confirmed since the last assignment. */
+    boolean wasFoundBehind() {
+        return this.behind;
     }
 
     /** What the offsets are committed with: the id and the process; empty until the writer has checked one. */
@@ -81,11 +149,8 @@ class LineEpoch {
     /** Whether Redis still is the one the writer adopted: same id, same process. False once it may have lost data. */
     boolean unchanged() {
         Reading redis = this.adopted;
-        if (redis == null) {
-            return false;
-        }
-        Reading now = read("");
-        return redis.epoch().equals(now.epoch()) && redis.run().equals(now.run());
+        return redis != null && redis.epoch().equals(this.redis.opsForValue().get(this.key))
+                && redis.run().equals(process());
     }
 
     /**

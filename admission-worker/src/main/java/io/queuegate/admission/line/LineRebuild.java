@@ -60,7 +60,9 @@ final class LineRebuild implements ConsumerAwareRebalanceListener, OffsetAndMeta
             consumer.seekToBeginning(partitions);
             return;
         }
-        if (redis.wasMissing()) {
+        if (redis.wasMissing() || this.epoch.wasFoundBehind()) {
+            // lost everything, or answered an append with less than it had confirmed (a loss its id and process
+            // do not show, such as a snapshot loaded into the same process)
             replay.addAll(partitions);
         }
         else {

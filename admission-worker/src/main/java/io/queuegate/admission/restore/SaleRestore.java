@@ -113,12 +113,16 @@ public class SaleRestore {
                 + read(this.properties.auditTopic(), record -> audit(ledger, record))
                 + read(this.properties.leavesTopic(), record -> left(ledger, record))
                 + read(this.properties.bookingsTopic(), record -> booking(ledger, record));
+        ledger.products().forEach((productId, sale) -> write(productId, sale, epoch, foundEmpty));
         if (!foundEmpty) {
             // Redis kept its lines: every line it holds must be stamped for its new process, or it refuses appends,
-            // including those of a queue no durable record names
-            this.queues.productIds().forEach(ledger::product);
+            // including those of a queue no durable record names (nothing else of it is known to restore)
+            for (long productId : this.queues.productIds()) {
+                if (!ledger.products().containsKey(productId)) {
+                    this.redis.execute(FINISH_RESTORE, List.of(this.keyspace.product(productId).stats()));
+                }
+            }
         }
-        ledger.products().forEach((productId, sale) -> write(productId, sale, epoch, foundEmpty));
         log.warn("restored the sale of {} products from {} records in {} ms", ledger.products().size(), records,
                 (System.nanoTime() - started) / 1_000_000);
     }
