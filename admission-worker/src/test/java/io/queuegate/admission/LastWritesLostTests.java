@@ -5,13 +5,11 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
-import io.queuegate.core.event.EntryRequested;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.token.TokenCodec;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -156,18 +154,8 @@ class LastWritesLostTests extends WorkerTestSupport {
         return members == null ? List.of() : List.copyOf(members);
     }
 
-    /** Sends one enter event per user, waits for the broker's acknowledgements, returns the users in order. */
     private List<String> enter(long product, String prefix, int count) {
-        List<String> users = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            String user = "%s-%05d".formatted(prefix, i);
-            users.add(user);
-            String token = this.codec.issue(product, user).value();
-            this.producer.send(new ProducerRecord<>(ENTRIES_TOPIC, Long.toString(product), JsonMapper.shared()
-                .writeValueAsString(new EntryRequested(product, token, user, "r-" + i, 1L))));
-        }
-        this.producer.flush();
-        return users;
+        return enter(this.producer, this.codec, product, prefix, count);
     }
 
     /** A redis-server of this test's own, snapshotting only when told, started on the snapshot it has. */
