@@ -783,7 +783,7 @@ def lose_redis(stack, api, sc, older):
     before_waiting, before_entry, before_gone, _ = line_snapshot(redis, p)
     held_before = len(before_waiting) + len(before_entry) + len(before_gone)
     answered_at_kill = progress(es)
-    epoch_before = redis("GET", "queuegate:line-epoch")
+    epoch_before = redis("GET", keys(p)["lineEpoch"])
     redis.close()
     stack.redis.kill9()
     t_kill = time.monotonic()
@@ -793,7 +793,7 @@ def lose_redis(stack, api, sc, older):
     k = keys(p)
     if older:
         R.check(sc, "Redis came back older, with the same lines' id: the snapshot, without what followed it",
-                redis("GET", "queuegate:line-epoch") == epoch_before and in_snapshot < len(before_waiting),
+                redis("GET", keys(p)["lineEpoch"]) == epoch_before and in_snapshot < len(before_waiting),
                 f"at most {in_snapshot:,} waiting in the snapshot, {len(before_waiting):,} before the kill")
 
     def held():
