@@ -5,7 +5,7 @@
     python3 faults/run.py [scenario..] run some scenarios; the stack is started and stopped here
 
 Scenarios, in running order: hostile-input, forgery, consumer-crash, ingest-crash, admission-races, kafka-down,
-kafka-frozen, redis-frozen, redis-down, redis-loss, overload.
+kafka-frozen, redis-frozen, redis-down, redis-loss, redis-last-writes, overload.
 
 Starts a private Redis (:6390), a private Kafka broker (:19092/19093) and the services as separate `java -jar`
 processes, each by the project's launcher (scripts/redis.sh, scripts/kafka.sh, scripts/service.sh): ingest :28080, admission worker :28081 (more on :28091, :28092), booking :28082, each with its Actuator
@@ -15,7 +15,7 @@ Environment:
   FAULTS_SCALE=0.2     scale every count (default 1: a 50,000-enter burst, 1,000,000 forged tokens)
   FAULTS_FORGERY_HTTP  forged tokens sent over HTTP (default 1,000,000 x FAULTS_SCALE, half status, half booking)
   FAULTS_PORT_BASE, FAULTS_REDIS_PORT, FAULTS_KAFKA_PORT, FAULTS_KAFKA_CONTROLLER_PORT   move the ports
-  FAULTS_REDIS_LOSS_N  the burst redis-loss kills Redis in (default 20,000 x FAULTS_SCALE)
+  FAULTS_REDIS_LOSS_N  the burst redis-loss and redis-last-writes kill Redis in (default 20,000 x FAULTS_SCALE)
   FAULTS_REDIS_LOSS_AT the share of that burst answered when Redis is killed (default 0.4); 1 waits for the whole
                        burst to be in the line, to time the rebuild of that many waiting people
   FAULTS_KEEP=1 leaves the stack running; FAULTS_REUSE=1 attaches to a kept one (both for development)
@@ -692,8 +692,14 @@ def redis_outage(stack, api, sc, freeze, thaw):
     R.check(sc, "recovered without restarts: status answers 200 again", recovered, "no 200 within 60 s")
     same = all(s.alive() and pids.get(s.name) == s.pid() for s in stack.services)
     R.check(sc, "no service restarted or died", same)
-    # the booking refused with 503 took nothing: the token still books, the stock is whole
+    # the booking refused with 503 took nothing: the token still books, the stock is whole. A Redis that restarted
+    # (redis-down) answers bookings 503 with Retry-After until the worker has restored the sale onto it; a client
+    # retries as told.
     r = api.book(p, available[1])
+    retry_until = time.monotonic() + 30
+    while r.status == 503 and time.monotonic() < retry_until:
+        time.sleep(float(r.header("Retry-After") or 1))
+        r = api.book(p, available[1])
     R.check(sc, "a booking answered 503 took nothing: the same token books afterwards (201)", r.status == 201,
             f"{r}; stock now {redis('GET', keys(p)['stock'])}, "
             f"bookings {redis('HLEN', keys(p)['bookings'])}")
@@ -712,7 +718,19 @@ def redis_outage(stack, api, sc, freeze, thaw):
 
 def redis_loss(stack, api):
     """The private Redis killed mid-burst and started again empty: the sale comes back from the log."""
-    sc = "redis-loss"
+    lose_redis(stack, api, "redis-loss", older=False)
+
+
+def redis_last_writes(stack, api):
+    """The private Redis killed mid-burst and started again from a snapshot taken earlier in the burst (same id, its
+    last writes lost, as AOF everysec or a replica a moment behind): the sale comes back from the log."""
+    lose_redis(stack, api, "redis-last-writes", older=True)
+
+
+def lose_redis(stack, api, sc, older):
+    """Mid-burst, with people waiting, admitted and booked, the private Redis is SIGKILLed and started again: empty,
+    or (older) from a snapshot taken at half the kill's point, after which more enters, bookings, admissions and a
+    leave were made. Afterwards every 202 is placed again in log order, nobody books twice, nothing oversells."""
     redis = redis_of(stack)
     p = S.new_product()
     max_active, stock = 20, 30
@@ -728,9 +746,9 @@ def redis_loss(stack, api):
         if r.status == 201:
             bookings[t] = (r.json() or {}).get("bookingId")
     waiting_first = [t for _, t in first if (api.status(p, t).json() or {}).get("status") == "WAITING"]
-    left = waiting_first[-1]
+    leavers = [waiting_first[-1]]
     R.check(sc, "set-up: 20 admitted, 8 booked, one waiting user left",
-            len(admitted) == max_active and len(bookings) == 8 and api.leave(p, left).status == 204,
+            len(admitted) == max_active and len(bookings) == 8 and api.leave(p, leavers[0]).status == 204,
             f"admitted {len(admitted)}, booked {len(bookings)}")
     time.sleep(1.5)  # the audit relay has sent the admissions and the leave to Kafka
 
@@ -740,6 +758,23 @@ def redis_loss(stack, api):
     for e in es:
         e.start()
     at = float(os.environ.get("FAULTS_REDIS_LOSS_AT", "") or 0.4)
+    if older:
+        # the older state Redis comes back with: everything up to here is kept, everything after it lost
+        S.wait_for(lambda: progress(es) >= n * min(at, 1) / 2, 300, 0.01)
+        redis("SAVE")
+        answered_at_snapshot = progress(es)
+        in_snapshot = redis("ZCARD", keys(p)["waiting"])  # at most what the snapshot holds
+        # after the snapshot: four more bookings (their places are admitted again) and one more leave
+        for t in admitted[8:12]:
+            r = api.book(p, t)
+            if r.status == 201:
+                bookings[t] = (r.json() or {}).get("bookingId")
+        leavers.append(waiting_first[-2])
+        R.check(sc, "after the snapshot: 4 more booked, their places admitted again, one more left",
+                len(bookings) == 12 and api.leave(p, leavers[-1]).status == 204
+                and S.wait_for(lambda: redis("ZCARD", keys(p)["entry"]) >= max_active, 30, 0.1),
+                f"booked {len(bookings)}, admitted {redis('ZCARD', keys(p)['entry'])}")
+        time.sleep(1.5)  # the audit relay has sent those admissions and the leave to Kafka
     if at >= 1:  # the whole burst in the line first: measures the rebuild of n waiting people
         join(es, 3600)
         wait_applied(redis, p, [t for _, t in first] + accepted_tokens(es), 600)
@@ -748,13 +783,18 @@ def redis_loss(stack, api):
     before_waiting, before_entry, before_gone, _ = line_snapshot(redis, p)
     held_before = len(before_waiting) + len(before_entry) + len(before_gone)
     answered_at_kill = progress(es)
+    epoch_before = redis("GET", keys(p)["lineEpoch"])
     redis.close()
     stack.redis.kill9()
     t_kill = time.monotonic()
     S.wait_for(lambda: not S.port_open(stack.redis.port), 10, 0.02)  # the dead server's socket is closed
-    stack.redis.start(fresh=True)
+    stack.redis.start(fresh=not older)
     redis = redis_of(stack)
     k = keys(p)
+    if older:
+        R.check(sc, "Redis came back older, with the same lines' id: the snapshot, without what followed it",
+                redis("GET", keys(p)["lineEpoch"]) == epoch_before and in_snapshot < len(before_waiting),
+                f"at most {in_snapshot:,} waiting in the snapshot, {len(before_waiting):,} before the kill")
 
     def held():
         try:
@@ -806,8 +846,8 @@ def redis_loss(stack, api):
     # nobody books twice, nothing oversells
     again = [t for t in bookings if api.book(p, t).status != 403]
     R.check(sc, "a token booked before the loss is refused (403) after it", not again, len(again))
-    left_back = user_of(left) not in gone
-    R.check(sc, "the user who left stays out", not left_back)
+    left_back = [t for t in leavers if user_of(t) not in gone]
+    R.check(sc, "whoever left stays out", not left_back, len(left_back))
     R.check(sc, "the bookings came back", redis("HLEN", keys(p)["bookings"]) == len(bookings),
             redis("HLEN", keys(p)["bookings"]))
     R.check(sc, "stock = as set minus what was booked", redis("GET", keys(p)["stock"]) == str(stock - len(bookings)),
@@ -838,7 +878,11 @@ def redis_loss(stack, api):
     R.check(sc, "bookings never exceed the stock: an admitted user finds it sold out", beyond == 0, beyond)
     seen_users = [json.loads(v)["userId"] for v in (redis("HVALS", keys(p)["bookings"]) or [])]
     R.check(sc, "no user booked twice", len(seen_users) == len(set(seen_users)) == total, len(seen_users))
-    R.figure(sc, "burst", f"{n:,} enters in {burst:.1f} s; Redis killed after {answered_at_kill:,} answers")
+    R.figure(sc, "burst", f"{n:,} enters in {burst:.1f} s; Redis killed after {answered_at_kill:,} answers"
+                          + (f", restarted from its snapshot after {answered_at_snapshot:,}" if older else ""))
+    if older:
+        R.figure(sc, "lost by Redis", f"at least {len(before_waiting) - in_snapshot:,} waiting people, 4 bookings, "
+                                      f"4 admissions, 1 leave")
     R.figure(sc, "before the loss", f"{len(before_waiting):,} waiting, {len(before_entry)} admitted, "
                                     f"{len(before_gone)} gone ({len(bookings)} booked)")
     R.figure(sc, "the line as before the loss", f"{back:.1f} s after it ({held_before:,} people, "
@@ -1032,7 +1076,7 @@ def overload(stack, api):
 
 
 SCENARIOS = [hostile_input, forgery, consumer_crash, ingest_crash, admission_races, kafka_down, kafka_frozen,
-             redis_frozen, redis_down, redis_loss, overload]
+             redis_frozen, redis_down, redis_loss, redis_last_writes, overload]
 
 
 def main(argv):

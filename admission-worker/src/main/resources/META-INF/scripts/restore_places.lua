@@ -1,10 +1,14 @@
 #!lua
 -- Gives a Redis that lost a product's sale back one slice of what the log says about its places.
--- KEYS[1] waiting:{p}   KEYS[2] entry:{p}   KEYS[3] gone:{p}   KEYS[4] bookings:{p}
+-- KEYS[1] waiting:{p}   KEYS[2] entry:{p}   KEYS[3] gone:{p}   KEYS[4] bookings:{p}   KEYS[5] stock:{p}
+-- KEYS[6] stats:{p}
 -- ARGV[1] what the slice holds:
 --   'gone'     ARGV[2..] users whose place is gone (left, expired, abandoned, used): out of the line for good
 --   'entry'    ARGV[2..] pairs of expiry (epoch ms) and user: admitted users, given their entry back
---   'booking'  ARGV[2..] pairs of booking id and booking record (JSON), as the gate stores them
+--   'booking'  ARGV[2..] pairs of booking id and booking record (JSON), as the gate stores them; on a Redis that
+--              kept a count of units booked (it lost only its last writes), a booking it lacked takes its units
+--              off the stock and adds them to the count, as the booking did; on one that lost the sale the stock
+--              and the count come from the log afterwards (restore_stock.lua)
 -- Returns how many were written.
 --
 -- Idempotent, so that two workers restoring at once, or a restore that is repeated, change nothing twice: a user
@@ -28,8 +32,21 @@ elseif kind == 'entry' then
     end
   end
 elseif kind == 'booking' then
+  local counted = redis.call('HEXISTS', KEYS[6], 'bookedUnits') == 1
   for i = 2, #ARGV - 1, 2 do
-    written = written + redis.call('HSETNX', KEYS[4], ARGV[i], ARGV[i + 1])
+    if redis.call('HSETNX', KEYS[4], ARGV[i], ARGV[i + 1]) == 1 then
+      written = written + 1
+      if counted then
+        local quantity = tonumber(cjson.decode(ARGV[i + 1]).quantity) or 1
+        redis.call('HINCRBY', KEYS[6], 'bookedUnits', quantity)
+        if redis.call('EXISTS', KEYS[5]) == 1 then
+          local left = redis.call('DECRBY', KEYS[5], quantity)
+          if left < 0 then
+            redis.call('SET', KEYS[5], 0)
+          end
+        end
+      end
+    end
   end
 end
 return written

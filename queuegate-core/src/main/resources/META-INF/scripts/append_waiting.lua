@@ -9,7 +9,9 @@
 -- ARGV[3] the offsets of the users' records, ascending, comma-separated (one record may hold several users)
 -- ARGV[4..] user ids, in log order
 -- Returns {added, applied}: how many joined the line and the partition's applied offset afterwards; {-1, applied}
--- when the chunk is refused and nothing was written.
+-- when the chunk is refused and nothing was written; {-2, applied} when nothing was written because the Redis process
+-- holding the line is not the one that last appended to it (restarted or failed over since) and the line was not
+-- restored for it yet.
 --
 -- The writer sends several chunks before the first answers, so the line must not rely on them arriving whole
 -- and in order. The applied offset is stored with the line, in the same step as the append: a chunk whose
@@ -21,10 +23,19 @@
 -- With abandonAfterSeconds set, joining counts as being seen (Redis TIME): a user who never polls loses the place
 -- that long after the line had it. With opensAt set and not yet reached (Redis TIME), the users are early entrants:
 -- stats:{p} earlySeq records the last of them, for the shuffle at the opening (admit_batch.lua).
+-- stats:{p} run holds the run_id of the Redis process that last appended (INFO server). A restarted or promoted
+-- Redis keeps its data but may have lost its last writes (AOF everysec, asynchronous replication): it is a prefix of
+-- the history the writer confirmed, and an append on top of it would record an applied offset beyond the lost
+-- records, so that the replay skips them for good. It appends nothing until the restore (finish_restore.lua) has
+-- stamped the line with the new run_id; the writer rereads the log first. One INFO per chunk, never per user.
 -- The #!lua line makes Redis refuse the script before it starts when out of memory, never halfway through.
 -- now_ms and time_ms are the shared clock (lib/clock.lua), which QueueScripts puts before this script.
-local stored = redis.call('HMGET', KEYS[4], ARGV[1], 'seq')
+local stored = redis.call('HMGET', KEYS[4], ARGV[1], 'seq', 'run')
 local applied = tonumber(stored[1] or '-1')
+local run = string.match(redis.call('INFO', 'server'), 'run_id:(%x+)')
+if stored[3] and stored[3] ~= run then
+  return {-2, applied}
+end
 if applied < tonumber(ARGV[2]) then
   return {-1, applied}
 end
@@ -113,5 +124,5 @@ if added > 0 then
     redis.call('HSET', KEYS[4], 'earlySeq', seq)
   end
 end
-redis.call('HSET', KEYS[4], ARGV[1], last, 'seq', seq)
+redis.call('HSET', KEYS[4], ARGV[1], last, 'seq', seq, 'run', run)
 return {added, last}

@@ -5,13 +5,21 @@
 -- KEYS[7] gone:{p} (users whose place is used or expired)
 -- ARGV[1] user id (the verified token's)   ARGV[2] quantity   ARGV[3] now in epoch ms, or 0 to read Redis TIME
 -- ARGV[4] booking id   ARGV[5] booking record (JSON)
--- Returns {'RESERVED', expiresAt, stockLeft}, {'SOLD_OUT', stockLeft} or {'NOT_ADMITTED'}.
+-- Returns {'RESERVED', expiresAt, stockLeft}, {'SOLD_OUT', stockLeft}, {'NOT_ADMITTED'} or {'RESTORING'}.
 --
 -- All or nothing: two requests with one token cannot both pass, because the check and the removal are one
 -- atomic step. Sold out leaves the user in entry, so its holder may try a smaller quantity. A missing
 -- stock key counts as zero: the gate fails closed.
+-- RESTORING: the Redis process serving the product is not the one its line was last written by or restored for
+-- (stats:{p} run, see append_waiting.lua): it restarted or failed over and may have lost its last writes, a booking
+-- among them, whose token would then pass again and whose units would be sold twice. Nothing is written until the
+-- admission worker has restored the sale from the log (about a second); the caller answers 503 with Retry-After.
 -- The #!lua line makes Redis refuse the script before it starts when out of memory, never halfway through.
 -- now_ms and time_ms are the shared clock (lib/clock.lua), which QueueScripts puts before this script.
+local run = redis.call('HGET', KEYS[4], 'run')
+if run and run ~= string.match(redis.call('INFO', 'server'), 'run_id:(%x+)') then
+  return {'RESTORING'}
+end
 local user = ARGV[1]
 local expiresAt = redis.call('ZSCORE', KEYS[1], user)
 if not expiresAt then

@@ -1,21 +1,17 @@
 package io.queuegate.admission;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.queuegate.core.event.EntryRequested;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.token.TokenCodec;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
@@ -101,17 +97,7 @@ class LineRebuildTests extends WorkerTestSupport {
         this.redis.delete(QueueKeys.LINE_EPOCH);
     }
 
-    /** Sends one enter event per user, waits for the broker's acknowledgements, returns the users in order. */
     private List<String> enter(long product, String prefix, int count) {
-        List<String> users = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            String user = "%s-%05d".formatted(prefix, i);
-            users.add(user);
-            String token = this.codec.issue(product, user).value();
-            this.producer.send(new ProducerRecord<>(ENTRIES_TOPIC, Long.toString(product), JsonMapper.shared()
-                .writeValueAsString(new EntryRequested(product, token, user, "r-" + i, 1L))));
-        }
-        this.producer.flush();
-        return users;
+        return enter(this.producer, this.codec, product, prefix, count);
     }
 }

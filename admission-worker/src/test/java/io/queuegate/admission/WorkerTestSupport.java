@@ -7,9 +7,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
+import io.queuegate.core.event.EntryRequested;
 import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.core.token.TokenCodec;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -93,6 +98,24 @@ abstract class WorkerTestSupport {
             tuples.forEach((tuple) -> scores.put(tuple.getValue(), tuple.getScore()));
         }
         return scores;
+    }
+
+    /**
+     * Sends one enter event per user (users {@code <prefix>-00000} on), waits for the broker's acknowledgements,
+     * returns the users in order.
+     */
+    static List<String> enter(KafkaProducer<String, String> producer, TokenCodec codec, long product, String prefix,
+            int count) {
+        List<String> users = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            String user = "%s-%05d".formatted(prefix, i);
+            users.add(user);
+            String token = codec.issue(product, user).value();
+            producer.send(new ProducerRecord<>(ENTRIES_TOPIC, Long.toString(product), JsonMapper.shared()
+                .writeValueAsString(new EntryRequested(product, token, user, "r-" + i, 1L))));
+        }
+        producer.flush();
+        return users;
     }
 
     long stat(long product, String field) {

@@ -1,5 +1,6 @@
 package io.queuegate.gate;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 
@@ -8,6 +9,7 @@ import io.queuegate.core.queue.ScriptTime;
 import io.queuegate.core.queue.ScriptTimer;
 import io.queuegate.core.token.EntryToken;
 import io.queuegate.core.token.TokenCodec;
+import io.queuegate.web.ApiException;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.dao.DataAccessException;
@@ -63,6 +65,7 @@ public class EntryGate {
     /**
      * Consumes an admitted token and reserves {@code quantity} units.
      * @throws GateRejectedException 403 {@code token_not_admitted} or 409 {@code sold_out}
+     * @throws ApiException 503 {@code unavailable} while the sale is restored after a Redis restart
      * @throws IllegalArgumentException for a quantity outside 1..maxQuantity (check it before calling)
      */
     public Reservation reserve(long productId, String token, int quantity) {
@@ -95,6 +98,9 @@ public class EntryGate {
             case "RESERVED" -> new Reservation(bookingId, productId, entry.userId(), quantity, token,
                     Long.parseLong(reply.get(1).toString()), bookedAt);
             case "SOLD_OUT" -> throw GateRejectedException.soldOut(Long.parseLong(reply.get(1).toString()));
+            // Redis restarted and may have lost its last bookings: nothing is taken until the sale is restored
+            case "RESTORING" -> throw ApiException.unavailable("The sale is being restored after a Redis restart; "
+                    + "try again after Retry-After.", Duration.ofSeconds(1));
             default -> throw GateRejectedException.notAdmitted();
         };
     }

@@ -29,18 +29,53 @@ final class ChunkSender {
 
     private final List<CompletableFuture<AppendResult>> answers = new ArrayList<>();
 
-    ChunkSender(WaitingLine line) {
+    /** The source of each answer, in the same order. */
+    private final List<LineSource> sources = new ArrayList<>();
+
+    private final LineEpoch epoch;
+
+    ChunkSender(WaitingLine line, LineEpoch epoch) {
         this.line = line;
+        this.epoch = epoch;
     }
 
-    /** Sends each product's share of one chunk; the first chunk of a product in the batch expects nothing. */
+    /**
+     * Sends each product's share of one chunk. The first chunk of a product in the batch expects what Redis last
+     * confirmed for it to this writer (nothing, when it confirmed nothing since the partitions were assigned): a
+     * Redis that went back in time refuses it instead of recording an applied offset beyond what it lost.
+     */
     Void send(Collection<LineChunkBuilder> groups) {
         for (LineChunkBuilder group : groups) {
-            LineChunk chunk = group.build(this.lastSent.getOrDefault(group.source(), LineChunk.UNKNOWN));
+            Long previous = this.lastSent.get(group.source());
+            LineChunk chunk = group.build(previous != null ? previous : this.epoch.confirmed(group.source()));
             this.lastSent.put(group.source(), chunk.lastOffset());
+            this.sources.add(group.source());
             this.answers.add(this.line.appendAsync(chunk));
         }
         return null;
+    }
+
+    /**
+     * Remembers what Redis confirmed it applied, and tells whether it answered any chunk with an applied offset below
+     * one it confirmed before: it lost writes it had acknowledged.
+     */
+    boolean redisWentBack() {
+        boolean back = false;
+        for (int i = 0; i < this.answers.size(); i++) {
+            CompletableFuture<AppendResult> answer = this.answers.get(i);
+            if (!answer.isDone() || answer.isCompletedExceptionally()) {
+                continue;
+            }
+            AppendResult result = answer.join();
+            LineSource source = this.sources.get(i);
+            if (result.applied() < this.epoch.confirmed(source)) {
+                back = true;
+            }
+            else if (!result.refused()) {
+                this.epoch.confirm(source, result.applied());
+            }
+        }
+        return back;
     }
 
     /** Waits until every chunk sent is answered, failed or not; returns how many users joined the lines. */
@@ -56,6 +91,15 @@ final class ChunkSender {
             .filter(answer -> answer.isDone() && !answer.isCompletedExceptionally())
             .mapToLong(answer -> answer.join().added())
             .sum();
+    }
+
+    /**
+     * Whether a line refused a chunk because the Redis process holding it restarted or failed over since it was last
+     * written, and may have lost its last writes.
+     */
+    boolean redisRestarted() {
+        return this.answers.stream()
+            .anyMatch(answer -> answer.isDone() && !answer.isCompletedExceptionally() && answer.join().restarted());
     }
 
     /** Throws the first chunk's failure, in log order, or a refusal; returns when every chunk is in. */

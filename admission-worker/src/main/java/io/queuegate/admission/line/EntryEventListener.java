@@ -41,9 +41,11 @@ import org.springframework.stereotype.Component;
  * line refuses a chunk whose predecessor it has not applied (see {@link io.queuegate.core.queue.LineChunk}); a
  * refusal fails the batch, and its retry skips what is in.
  *
- * <p>Every batch first checks that Redis still is the one the committed offsets were applied to
- * ({@link LineEpoch}); one that lost its data since gets no append ahead of the records before it: the writer
- * restarts, and its new assignment reads from the start of the log ({@link LineRebuild}).
+ * <p>Every batch first checks that Redis still is the one the committed offsets were applied to, the same lines' id
+ * served by the same process ({@link LineEpoch}); one that lost its data, or restarted since and may have lost its
+ * last writes, gets no append ahead of the records before it: the writer restarts, and its new assignment restores
+ * the sale and reads from the start of the log ({@link LineRebuild}). A restart that falls between that check and the
+ * appends is caught by the line itself, which refuses chunks on a Redis process it was not restored for.
  */
 @Component
 class EntryEventListener implements DisposableBean {
@@ -89,12 +91,14 @@ class EntryEventListener implements DisposableBean {
             batch = "true")
     void onEntries(List<ConsumerRecord<String, byte[]>> records) {
         if (!this.epoch.unchanged()) {
-            // Redis lost the lines since the partitions were assigned: nothing of this batch may go in ahead of
-            // the records before it. A new assignment reads every partition from the start (LineRebuild).
+            // Redis lost the lines, or restarted and may have lost its last writes, since the partitions were
+            // assigned: nothing of this batch may go in ahead of the records before it. A new assignment restores
+            // the sale and reads every partition from the start (LineRebuild).
             this.restart.request();
-            throw new IllegalStateException("Redis lost the lines it held; the writer restarts to rebuild them");
+            throw new IllegalStateException("Redis lost the lines it held or restarted; the writer restarts to "
+                    + "rebuild them");
         }
-        ChunkSender sender = new ChunkSender(this.line);
+        ChunkSender sender = new ChunkSender(this.line, this.epoch);
         CompletableFuture<Void> sent = CompletableFuture.completedFuture(null);
         for (int from = 0; from < records.size(); from += this.chunk) {
             List<ConsumerRecord<String, byte[]>> chunk = records.subList(from, Math.min(records.size(),
@@ -112,6 +116,19 @@ class EntryEventListener implements DisposableBean {
         }
         finally {
             this.appended.increment(sender.awaitAdded());
+        }
+        if (sender.redisRestarted()) {
+            // The epoch was read before the chunks went out, and Redis restarted after it (the chunks were queued
+            // while it was away): its lines may lack their last writes, and refuse appends until restored.
+            this.restart.request();
+            throw new IllegalStateException("Redis restarted under the writer; the writer restarts to restore the sale");
+        }
+        if (sender.redisWentBack()) {
+            // Redis holds less of a line than it confirmed to this writer: it lost acknowledged writes.
+            this.epoch.foundBehind();
+            this.restart.request();
+            throw new IllegalStateException("Redis holds less of a line than it confirmed; the writer restarts to "
+                    + "restore the sale");
         }
         // the first failed or refused chunk: the error handler retries the whole batch, and the line skips what is in
         sender.throwFirstFailure();

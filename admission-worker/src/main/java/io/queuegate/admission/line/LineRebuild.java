@@ -21,8 +21,10 @@ import org.springframework.kafka.listener.OffsetAndMetadataProvider;
 
 /**
  * Decides, whenever the writer is given partitions, where it reads them from: the committed offset when it was
- * committed for the Redis that holds the lines now, the start of the partition otherwise, so that a Redis that lost
- * the lines gets them back from the log in log order. Offsets are committed with the id of the Redis they were
+ * committed for the Redis that holds the lines now (same lines' id, same process), the start of the partition
+ * otherwise, so that a Redis that lost the lines, or only its last writes, gets them back from the log in log order.
+ * A Redis that kept its data is an older prefix of the history: the replay skips, per product, what its line
+ * already applied, and appends what it lost after it. Offsets are committed with the id of the Redis they were
  * applied to ({@link LineEpoch}). Before a line is replayed, the rest of the sale is restored from the log
  * ({@link SaleRestore}).
  */
@@ -58,7 +60,9 @@ final class LineRebuild implements ConsumerAwareRebalanceListener, OffsetAndMeta
             consumer.seekToBeginning(partitions);
             return;
         }
-        if (redis.wasMissing()) {
+        if (redis.wasMissing() || this.epoch.wasFoundBehind()) {
+            // lost everything, or answered an append with less than it had confirmed (a loss its id and process
+            // do not show, such as a snapshot loaded into the same process)
             replay.addAll(partitions);
         }
         else {
@@ -66,15 +70,17 @@ final class LineRebuild implements ConsumerAwareRebalanceListener, OffsetAndMeta
             for (TopicPartition partition : partitions) {
                 OffsetAndMetadata offset = committed.get(partition);
                 // offsets committed before the epoch existed carry none: they are trusted
-                if (offset != null && !offset.metadata().isEmpty() && !offset.metadata().equals(redis.epoch())) {
+                if (offset != null && !offset.metadata().isEmpty()
+                        && !LineEpoch.appliedTo(offset.metadata(), redis)) {
                     replay.add(partition);
                 }
             }
         }
-        this.epoch.adopt(redis.epoch());
+        this.epoch.adopt(redis);
         if (!replay.isEmpty()) {
-            log.warn("Redis does not hold what the committed offsets of {} say was applied (lines' epoch {}): "
-                    + "rebuilding their lines from the start of the log", replay, redis.epoch());
+            log.warn("Redis may not hold all that the committed offsets of {} say was applied (lines' epoch {}, "
+                    + "found {}, process {}): restoring the sale and reading the log again from the start", replay,
+                    redis.epoch(), redis.wasMissing() ? "missing" : "present", redis.run());
             restoreSale(redis);
             consumer.seekToBeginning(replay);
         }
@@ -110,6 +116,6 @@ final class LineRebuild implements ConsumerAwareRebalanceListener, OffsetAndMeta
 
     @Override
     public OffsetAndMetadata provide(ListenerMetadata listener, long offset) {
-        return new OffsetAndMetadata(offset, this.epoch.adopted());
+        return new OffsetAndMetadata(offset, this.epoch.metadata());
     }
 }

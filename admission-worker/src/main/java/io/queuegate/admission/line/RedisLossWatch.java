@@ -9,9 +9,9 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * Notices a Redis that lost the lines while no enter arrives: the writer checks with every batch, but an idle
- * writer gets none, and the sale (settings, entries, bookings) would stay lost until the next enter. One read of
- * one key per interval.
+ * Notices a Redis that lost the lines, or restarted and may have lost its last writes, while no enter arrives: the
+ * writer checks with every batch, but an idle writer gets none, and the sale (settings, entries, bookings, stock)
+ * would stay lost until the next enter. One small script (one key, the process's run_id) per interval.
  */
 @Component
 class RedisLossWatch extends PeriodicTask {
@@ -32,7 +32,7 @@ class RedisLossWatch extends PeriodicTask {
     protected void runOnce() {
         try {
             if (this.epoch.lost()) {
-                log.warn("Redis lost the lines' epoch; restarting the writer to rebuild the sale from the log");
+                log.warn("Redis lost the lines' epoch or restarted; restarting the writer to restore the sale from the log");
                 this.restart.request();
             }
         }

@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 
 import io.queuegate.admission.AdmissionProperties;
@@ -42,12 +43,17 @@ import org.springframework.stereotype.Component;
  * gone before the line is replayed, and is not placed again), the stock comes back as set minus what was booked
  * since, and admitted users get their entries back instead of a place in the line, never more than were admitted.
  *
- * <p>Runs only when the writer found Redis without the lines it applied ({@code LineRebuild}), on the writer's
- * thread, before it reads the entries topic again: nobody can be placed, admitted or book before it is done. Every
- * write is idempotent, so two workers restoring at once, or a restore repeated after a failure, are safe. What it
- * cannot give back: the audit trail's last changes not yet relayed when Redis lost them (up to one relay interval,
- * 0.5 s by default): such an admission is made again (the user is back at the head of the line), such an expiry
- * or abandonment is undone (the user is back in the line at the same place).
+ * <p>Runs only when the writer found Redis without the lines it applied, or served by another process than the one
+ * it applied them to ({@code LineRebuild}), on the writer's thread, before it reads the entries topic again. On a
+ * Redis that lost everything nobody can be placed, admitted or book before it is done (the queues' settings and the
+ * stock are gone). On one that kept an older state, the admission tick and the counter go on with that state until
+ * the restore (about a second: the writer's watch interval and the restore itself): an admission made then is kept
+ * (so for that moment more than maxActive may hold an entry), and a token whose booking Redis lost could book again
+ * then (both bookings stay in the log; the stock never goes below zero). Every write is idempotent, so two workers
+ * restoring at once, or a restore repeated after a failure, are safe. What it cannot give back: the audit trail's
+ * last changes not yet relayed when Redis lost them (up to one relay interval, 0.5 s by default): such an admission
+ * is made again (the user is back at the head of the line), such an expiry or abandonment is undone (the user is
+ * back in the line at the same place).
  */
 @Component
 public class SaleRestore {
@@ -59,6 +65,8 @@ public class SaleRestore {
     private static final RedisScript<Long> BEGIN_RESTORE = QueueScripts.of("begin_restore", Long.class);
 
     private static final RedisScript<Long> RESTORE_STOCK = QueueScripts.of("restore_stock", Long.class);
+
+    private static final RedisScript<Long> FINISH_RESTORE = QueueScripts.of("finish_restore", Long.class);
 
     private static final int SLICE = 1000;
 
@@ -94,7 +102,9 @@ public class SaleRestore {
      *
      * @param epoch the lines' epoch of the Redis restored
      * @param foundEmpty whether the writer found that Redis without an epoch: whatever its lines hold then came from
-     *     stale writes, and is dropped before the replay
+     *     stale writes, and is dropped before the replay. Otherwise Redis kept an older state of the sale (it
+     *     restarted, or failed over, and lost its last writes): what it lacks is added, what the log changed since
+     *     (settings, the stock setting) is written again, and its lines keep what they hold
      */
     public void restore(String epoch, boolean foundEmpty) {
         long started = System.nanoTime();
@@ -104,6 +114,15 @@ public class SaleRestore {
                 + read(this.properties.leavesTopic(), record -> left(ledger, record))
                 + read(this.properties.bookingsTopic(), record -> booking(ledger, record));
         ledger.products().forEach((productId, sale) -> write(productId, sale, epoch, foundEmpty));
+        if (!foundEmpty) {
+            // Redis kept its lines: every line it holds must be stamped for its new process, or it refuses appends,
+            // including those of a queue no durable record names (nothing else of it is known to restore)
+            for (long productId : this.queues.productIds()) {
+                if (!ledger.products().containsKey(productId)) {
+                    this.redis.execute(FINISH_RESTORE, List.of(this.keyspace.product(productId).stats()));
+                }
+            }
+        }
         log.warn("restored the sale of {} products from {} records in {} ms", ledger.products().size(), records,
                 (System.nanoTime() - started) / 1_000_000);
     }
@@ -188,7 +207,8 @@ public class SaleRestore {
         QueueKeys keys = this.keyspace.product(productId);
         this.redis.execute(BEGIN_RESTORE, List.of(keys.waiting(), keys.seen(), keys.stats()), epoch,
                 foundEmpty ? "1" : "0");
-        List<String> placeKeys = List.of(keys.waiting(), keys.entry(), keys.gone(), keys.bookings());
+        List<String> placeKeys = List.of(keys.waiting(), keys.entry(), keys.gone(), keys.bookings(), keys.stock(),
+                keys.stats());
         List<String> gone = new ArrayList<>(sale.goneUsers());
         for (int from = 0; from < gone.size(); from += SLICE) {
             List<String> args = new ArrayList<>();
@@ -204,11 +224,18 @@ public class SaleRestore {
             .toList());
         Long stock = sale.stockLeft();
         this.redis.execute(RESTORE_STOCK, List.of(keys.stock(), keys.stats()), Long.toString(sale.bookedUnits),
-                stock == null ? "" : stock.toString());
+                stock == null ? "" : stock.toString(),
+                sale.stock == null ? "" : sale.stock.available() + ":" + sale.stock.bookedUnits());
         QueueSettings settings = sale.settings;
-        if (settings != null && this.queues.findSettings(productId).isEmpty()) {
-            this.queues.save(productId, settings);
+        if (settings != null) {
+            // A Redis that kept older settings lost the last change (it was published before it was saved); one that
+            // lost everything may have been given settings since the loss, which are newer than the log read here.
+            Optional<QueueSettings> held = this.queues.findSettings(productId);
+            if (held.isEmpty() || (!foundEmpty && !held.get().equals(settings))) {
+                this.queues.save(productId, settings);
+            }
         }
+        this.redis.execute(FINISH_RESTORE, List.of(keys.stats()));
     }
 
     private void writePairs(List<String> keys, String kind, Collection<List<String>> pairs) {

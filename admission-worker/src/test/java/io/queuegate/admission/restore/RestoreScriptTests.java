@@ -19,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The restore's scripts against the real Redis on 127.0.0.1:6379, or the cluster {@code scripts/test-on-cluster.sh}
  * names (shared: a random product, only its keys deleted):
- * what they write on an empty Redis, and that they change nothing a Redis still holds.
+ * what they write on an empty Redis, what they add to a Redis that kept an older state of the sale, and that they
+ * change nothing a Redis still holds.
  */
 class RestoreScriptTests {
 
@@ -28,6 +29,12 @@ class RestoreScriptTests {
     private static final RedisScript<Long> BEGIN_RESTORE = QueueScripts.of("begin_restore", Long.class);
 
     private static final RedisScript<Long> RESTORE_STOCK = QueueScripts.of("restore_stock", Long.class);
+
+    private static final RedisScript<Long> FINISH_RESTORE = QueueScripts.of("finish_restore", Long.class);
+
+    /** The run_id of the Redis process that holds the key given (on a cluster, the node of its slot). */
+    private static final RedisScript<String> RUN_ID = RedisScript
+        .of("return string.match(redis.call('INFO', 'server'), 'run_id:(%x+)')", String.class);
 
     private static StringRedisTemplate redis;
 
@@ -50,13 +57,18 @@ class RestoreScriptTests {
 
     private long places(String... args) {
         return redis.execute(RESTORE_PLACES,
-                List.of(this.keys.waiting(), this.keys.entry(), this.keys.gone(), this.keys.bookings()),
+                List.of(this.keys.waiting(), this.keys.entry(), this.keys.gone(), this.keys.bookings(),
+                        this.keys.stock(), this.keys.stats()),
                 (Object[]) args);
     }
 
     private long stock(long booked, String left) {
+        return stock(booked, left, left.isEmpty() ? "" : left + ":" + booked);
+    }
+
+    private long stock(long booked, String left, String setting) {
         return redis.execute(RESTORE_STOCK, List.of(this.keys.stock(), this.keys.stats()), Long.toString(booked),
-                left);
+                left, setting);
     }
 
     @Test
@@ -105,19 +117,57 @@ class RestoreScriptTests {
     }
 
     @Test
-    void aRedisThatLostItsLastBookingsLosesTheirUnitsFromTheStockItKept() {
+    void aBookingARedisThatKeptACountLostTakesItsUnitsOffTheStock() {
         redis.opsForValue().set(this.keys.stock(), "10");
         redis.opsForHash().put(this.keys.stats(), "bookedUnits", "5");
+        redis.opsForHash().put(this.keys.bookings(), "1-x", "{\"quantity\":5}");
 
-        assertThat(stock(8, "2")).isEqualTo(1);
+        assertThat(places("booking", "1-x", "{\"quantity\":5}", "1-y", "{\"quantity\":3}")).isEqualTo(1);
+        assertThat(places("booking", "1-x", "{\"quantity\":5}", "1-y", "{\"quantity\":3}")).as("repeated")
+            .isZero();
         assertThat(redis.opsForValue().get(this.keys.stock())).isEqualTo("7");
         assertThat(redis.opsForHash().get(this.keys.stats(), "bookedUnits")).isEqualTo("8");
-        assertThat(stock(8, "2")).as("repeated").isZero();
-        assertThat(stock(6, "4")).as("Redis ahead of the log").isZero();
-        assertThat(redis.opsForValue().get(this.keys.stock())).isEqualTo("7");
 
-        assertThat(stock(20, "0")).isEqualTo(1);
+        assertThat(places("booking", "1-z", "{\"quantity\":9}")).isEqualTo(1);
         assertThat(redis.opsForValue().get(this.keys.stock())).as("never below zero").isEqualTo("0");
+        assertThat(redis.opsForHash().get(this.keys.stats(), "bookedUnits")).isEqualTo("17");
+    }
+
+    @Test
+    void onARedisThatLostTheSaleABookingTakesNoUnitsTheStockComesFromTheLog() {
+        assertThat(places("booking", "1-y", "{\"quantity\":3}")).isEqualTo(1);
+        assertThat(redis.hasKey(this.keys.stock())).isFalse();
+        assertThat(redis.opsForHash().hasKey(this.keys.stats(), "bookedUnits")).isFalse();
+    }
+
+    @Test
+    void aRedisThatKeptTheLastStockSettingKeepsItsStock() {
+        redis.opsForValue().set(this.keys.stock(), "7");
+        redis.opsForHash().putAll(this.keys.stats(), Map.of("bookedUnits", "8", "stockSetting", "10:5"));
+
+        assertThat(stock(8, "7", "10:5")).isZero();
+        assertThat(redis.opsForValue().get(this.keys.stock())).isEqualTo("7");
+    }
+
+    @Test
+    void aRedisThatLostTheLastStockSettingGetsItMinusTheUnitsBookedSince() {
+        redis.opsForValue().set(this.keys.stock(), "7");
+        redis.opsForHash().putAll(this.keys.stats(), Map.of("bookedUnits", "8", "stockSetting", "10:5"));
+
+        // the log's last setting: 30 units when 6 were booked; Redis counts 8 booked now (its own and the log's)
+        assertThat(stock(7, "29", "30:6")).isEqualTo(1);
+        assertThat(redis.opsForValue().get(this.keys.stock())).isEqualTo("28");
+        assertThat(redis.opsForHash().get(this.keys.stats(), "stockSetting")).isEqualTo("30:6");
+        assertThat(stock(7, "29", "30:6")).as("repeated").isZero();
+        assertThat(redis.opsForValue().get(this.keys.stock())).isEqualTo("28");
+    }
+
+    @Test
+    void finishingARestoreStampsTheLineWithTheRedisProcessThatServesIt() {
+        redis.opsForHash().put(this.keys.stats(), "run", "a-process-before-the-restart");
+        assertThat(redis.execute(FINISH_RESTORE, List.of(this.keys.stats()))).isEqualTo(1);
+        String run = redis.execute(RUN_ID, List.of(this.keys.stats()));
+        assertThat(redis.opsForHash().get(this.keys.stats(), "run")).isEqualTo(run);
     }
 
     private long begin(String epoch, boolean foundEmpty) {

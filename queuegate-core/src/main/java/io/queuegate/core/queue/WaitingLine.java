@@ -88,7 +88,7 @@ public class WaitingLine implements DisposableBean {
                             : new CompletionException(failure);
                 }
                 long added = reply.get(0);
-                return new AppendResult(added < 0, Math.max(0, added), reply.get(1));
+                return new AppendResult(added < 0, Math.max(0, added), reply.get(1), added == -2);
             }));
     }
 

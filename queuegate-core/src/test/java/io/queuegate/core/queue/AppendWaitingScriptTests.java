@@ -195,6 +195,29 @@ class AppendWaitingScriptTests extends RedisScriptTestSupport {
         assertThat(waiting()).containsExactlyElementsOf(expected);
     }
 
+    /**
+     * A Redis restarted from an older snapshot, or a replica promoted a moment behind, keeps the line but may lack its
+     * last appends: its process is not the one that stamped the line. Nothing goes in until a restore stamps the line
+     * again, so no applied offset is recorded beyond records Redis lost.
+     */
+    @Test
+    void aLineLastWrittenByAnotherRedisProcessTakesNothingUntilRestored() {
+        assertThat(chunk("t:0", LineChunk.UNKNOWN, 0, users("a", 0, 10))).isEqualTo(new AppendResult(false, 10, 9));
+        String run = redis.<String, String>opsForHash().get(this.keys.stats(), "run");
+        assertThat(run).as("stamped with the process that appended").isNotBlank();
+
+        redis.opsForHash().put(this.keys.stats(), "run", "a-process-before-the-restart");
+        Map<Object, Object> statsBefore = redis.opsForHash().entries(this.keys.stats());
+        assertThat(chunk("t:0", LineChunk.UNKNOWN, 20, users("c", 20, 10)))
+            .isEqualTo(new AppendResult(true, 0, 9, true));
+        assertThat(waiting()).containsExactlyElementsOf(users("a", 0, 10));
+        assertThat(redis.opsForHash().entries(this.keys.stats())).isEqualTo(statsBefore);
+
+        // restored: the line is stamped with the process that serves it now, and takes the log again
+        redis.opsForHash().put(this.keys.stats(), "run", run);
+        assertThat(chunk("t:0", LineChunk.UNKNOWN, 10, users("b", 10, 10))).isEqualTo(new AppendResult(false, 10, 19));
+    }
+
     @Test
     void eachPartitionKeepsItsOwnAppliedOffset() {
         chunk("t:0", LineChunk.UNKNOWN, 100, users("p0-", 100, 3));

@@ -1,0 +1,174 @@
+package io.queuegate.admission;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.core.token.TokenCodec;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A Redis that keeps its lines' id but loses its last writes, as one with AOF everysec killed or a replica promoted
+ * a moment behind does: here a private {@code redis-server} is snapshotted ({@code SAVE}), takes more enters and a
+ * booking, and is killed with SIGKILL and started again from that snapshot. Its id is the same, its process is not:
+ * the writer notices, restores the sale from the log onto the older state (the lost booking takes its units off the
+ * stock, its user is gone again) and reads the log again, so the enters Redis lost are placed, in log order, before
+ * anyone who entered after the restart. Without the check the writer would append the later enters behind a gap
+ * and the lost ones would read PENDING for good.
+ *
+ * <p>The worker under test is a second one, on that Redis and the shared embedded broker, in a consumer group of its
+ * own (so it reads every enter of the topic); the shared test worker applies the same enters to the shared Redis,
+ * which this test does not look at.
+ */
+class LastWritesLostTests extends WorkerTestSupport {
+
+    private static final Duration RESTORED = Duration.ofSeconds(60);
+
+    private Path directory;
+
+    private int port;
+
+    private Process server;
+
+    private ConfigurableApplicationContext worker;
+
+    /** The private Redis, as the worker under test uses it. */
+    private StringRedisTemplate lines;
+
+    @Value("${spring.embedded.kafka.brokers}")
+    String brokers;
+
+    @Autowired
+    TokenCodec codec;
+
+    private KafkaProducer<String, String> producer;
+
+    @BeforeEach
+    void startRedisAndWorker() throws IOException {
+        this.directory = Files.createTempDirectory("queuegate-last-writes-");
+        try (ServerSocket socket = new ServerSocket(0)) {
+            this.port = socket.getLocalPort();
+        }
+        this.server = startServer();
+        this.producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, this.brokers,
+                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new StringSerializer());
+        this.worker = new SpringApplicationBuilder(AdmissionWorkerApplication.class)
+            .initializers(new WithoutAuditRelay())
+            .run("--spring.config.name=" + AdmissionWorkerApplication.CONFIG_NAME, "--server.port=0",
+                    "--management.server.port=0", "--spring.main.banner-mode=off",
+                    "--spring.data.redis.host=127.0.0.1", "--spring.data.redis.port=" + this.port,
+                    "--spring.kafka.bootstrap-servers=" + this.brokers,
+                    "--spring.kafka.consumer.group-id=last-writes-" + UUID.randomUUID(),
+                    "--queuegate.admission.tick-interval=1h", "--queuegate.admission.append-chunk=100",
+                    "--queuegate.token.secret=" + TOKEN_SECRET, "--queuegate.admin.token=" + ADMIN_TOKEN);
+        this.lines = this.worker.getBean(StringRedisTemplate.class);
+    }
+
+    @AfterEach
+    void stopWorkerAndRedis() throws InterruptedException {
+        this.producer.close(Duration.ofSeconds(5));
+        if (this.worker != null) {
+            this.worker.close();
+        }
+        if (this.server != null) {
+            this.server.destroyForcibly().waitFor();
+        }
+    }
+
+    @Test
+    void entersAndABookingARestartedRedisLostComeBackFromTheLogInLogOrder() throws Exception {
+        long product = newProduct();
+        QueueKeys keys = QueueKeys.of(product);
+        this.lines.opsForValue().set(keys.stock(), "10");
+        this.lines.opsForHash().putAll(keys.stats(), Map.of("bookedUnits", "0", "stockSetting", "10:0"));
+        List<String> users = enter(product, "kept", 300);
+        await().atMost(RESTORED).until(() -> waiting(product).size() == 300);
+        String epoch = this.lines.opsForValue().get(QueueKeys.LINE_EPOCH);
+        this.lines.execute((RedisCallback<Object>) connection -> {
+            connection.serverCommands().save();
+            return null;
+        });
+
+        // after the snapshot: 200 more enters, and the first user books 3 units (in Redis, as the gate would, and on
+        // the bookings topic before it is answered)
+        users.addAll(enter(product, "lost", 200));
+        await().atMost(RESTORED).until(() -> waiting(product).size() == 500);
+        String booked = users.getFirst();
+        String booking = JsonMapper.shared().writeValueAsString(Map.of("bookingId", product + "-b1", "productId",
+                product, "userId", booked, "quantity", 3, "bookedAt", 1L));
+        this.producer.send(new ProducerRecord<>("queuegate.bookings", Long.toString(product), booking)).get();
+        this.lines.opsForZSet().remove(keys.waiting(), booked);
+        this.lines.opsForSet().add(keys.gone(), booked);
+        this.lines.opsForHash().put(keys.bookings(), product + "-b1", booking);
+        this.lines.opsForHash().increment(keys.stats(), "bookedUnits", 3);
+        this.lines.opsForValue().decrement(keys.stock(), 3);
+
+        this.server.destroyForcibly().waitFor();
+        this.server = startServer();
+        // the older state: the lines' id kept, the last enters and the booking lost
+        await().atMost(RESTORED).ignoreExceptions()
+            .until(() -> epoch.equals(this.lines.opsForValue().get(QueueKeys.LINE_EPOCH)));
+
+        // one enter after the restart: it must stand behind everyone Redis lost, not take their place
+        users.addAll(enter(product, "after", 1));
+        users.remove(booked);
+
+        await().atMost(RESTORED).ignoreExceptions().until(() -> waiting(product).size() == 500);
+        assertThat(waiting(product)).containsExactlyElementsOf(users);
+        assertThat(this.lines.opsForZSet().score(keys.waiting(), users.getLast())).isEqualTo(501.0);
+        assertThat(this.lines.opsForSet().isMember(keys.gone(), booked)).isTrue();
+        assertThat(this.lines.opsForHash().get(keys.bookings(), product + "-b1")).isEqualTo(booking);
+        assertThat(this.lines.opsForValue().get(keys.stock())).isEqualTo("7");
+        assertThat(this.lines.opsForHash().get(keys.stats(), "bookedUnits")).isEqualTo("3");
+        assertThat(this.lines.opsForValue().get(QueueKeys.LINE_EPOCH)).isEqualTo(epoch);
+    }
+
+    /** The product's line in the private Redis. */
+    @Override
+    List<String> waiting(long product) {
+        Set<String> members = this.lines.opsForZSet().range(QueueKeys.of(product).waiting(), 0, -1);
+        return members == null ? List.of() : List.copyOf(members);
+    }
+
+    private List<String> enter(long product, String prefix, int count) {
+        return enter(this.producer, this.codec, product, prefix, count);
+    }
+
+    /** A redis-server of this test's own, snapshotting only when told, started on the snapshot it has. */
+    private Process startServer() throws IOException {
+        Path log = this.directory.resolve("redis.log");
+        Files.deleteIfExists(log);
+        Process started = new ProcessBuilder("redis-server", "--port", Integer.toString(this.port), "--bind",
+                "127.0.0.1", "--dir", this.directory.toString(), "--save", "", "--appendonly", "no", "--logfile",
+                log.toString())
+            .start();
+        Runtime.getRuntime().addShutdownHook(new Thread(started::destroyForcibly));
+        await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
+            .until(() -> Files.readString(log).contains("Ready to accept connections"));
+        return started;
+    }
+}
