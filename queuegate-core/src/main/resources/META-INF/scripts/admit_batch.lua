@@ -94,12 +94,10 @@ elseif redis.call('EXISTS', KEYS[8]) == 1 then
   redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', now - 3600000)
 end
 
--- Fair start: the users the line took in before opensAt (sequences up to earlySeq) are re-placed by the score
--- H - 2^52, where H is the first 13 hex digits (52 bits) of SHA1(seed .. ':' .. userId) read as an integer. The
--- scores are negative, so the early entrants come before everyone who joined later (positive sequences, in arrival
--- order), and the ZSet orders them by H (equal H, by user id, as Redis orders equal scores). The seed is drawn now,
--- after the opening, stored and published with the first re-placed users, so nobody could know it before and anyone
--- can recompute the order. Each step re-places at most `bound` of them; until all are, nobody is admitted and polls
+-- Fair start: the users the line took in before opensAt (sequences up to earlySeq) are re-placed by
+-- fair_score(seed, userId) (lib/fair_start.lua): negative scores, ahead of everyone who joined later, in the order
+-- the seed gives. The seed is drawn now, after the opening, stored and published with the first re-placed users, so
+-- nobody could know it before and anyone can recompute the order (and a restore of the sale does, from the log). Each step re-places at most `bound` of them; until all are, nobody is admitted and polls
 -- show no position.
 local opened = now >= opensAt
 local shuffling = false
@@ -116,8 +114,7 @@ if opensAt > 0 and opened then
     if #early > 0 then
       local args = {}
       for i = 1, #early do
-        local h = tonumber(string.sub(redis.sha1hex(seed .. ':' .. early[i]), 1, 13), 16)
-        args[2 * i - 1] = h - 4503599627370496
+        args[2 * i - 1] = fair_score(seed, early[i])
         args[2 * i] = early[i]
       end
       for first = 1, #args, 2000 do

@@ -56,7 +56,7 @@ public final class AdmissionCheck {
         Map<String, List<Double>> ms = new LinkedHashMap<>();
         try (Redis redis = new Redis("127.0.0.1", port)) {
             String bare = redis.loadScript(AdmissionScenario.BARE);
-            String otherSha = other == null ? null : redis.loadScript(QueueScripts.withClock(other));
+            String otherSha = other == null ? null : redis.loadScript(QueueScripts.withPrelude(other));
             for (int rep = 0; rep < repeats; rep++) {
                 List<String> users = new ArrayList<>(batch);
                 List<String> tokens = new ArrayList<>(batch);

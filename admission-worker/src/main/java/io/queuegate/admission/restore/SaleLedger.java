@@ -3,6 +3,7 @@ package io.queuegate.admission.restore;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -38,11 +39,17 @@ final class SaleLedger {
 
     /**
      * One audit event: ADMITTED gives an entry until {@code expiresAt}; EXPIRED, LEFT, CONSUMED and ABANDONED take the
-     * place away for good; RESTORED (a booking undone) gives the entry back with the expiry it had. Other types
-     * (SHUFFLED, ENTERED) say nothing the line's own replay does not.
+     * place away for good; RESTORED (a booking undone) gives the entry back with the expiry it had; SHUFFLED (a fair
+     * start's opening) re-placed its users by its seed, which the line's replay alone would not (it places everyone in
+     * arrival order), so its users and seed are kept; an opening with another seed (opensAt moved and the sale opened
+     * again) replaces them. ENTERED says nothing the line's own replay does not.
      */
-    void changed(long productId, String type, Iterable<String> users, Long expiresAt) {
+    void changed(long productId, String type, Iterable<String> users, Long expiresAt, String seed) {
         ProductSale sale = product(productId);
+        if ("SHUFFLED".equals(type) && seed != null && !seed.equals(sale.shuffleSeed)) {
+            sale.shuffleSeed = seed;
+            sale.shuffled.clear();
+        }
         for (String user : users) {
             switch (type) {
                 case "ADMITTED" -> {
@@ -52,6 +59,7 @@ final class SaleLedger {
                 }
                 case "EXPIRED", "LEFT", "CONSUMED", "ABANDONED" -> sale.gone.add(user);
                 case "RESTORED" -> sale.gone.remove(user);
+                case "SHUFFLED" -> sale.shuffled.add(user);
                 default -> {
                     // nothing to restore
                 }
@@ -92,6 +100,11 @@ final class SaleLedger {
         final Map<String, String> bookings = new HashMap<>();
 
         long bookedUnits;
+
+        /** The seed of the last fair-start opening, and the early entrants it re-placed; null and empty without one. */
+        String shuffleSeed;
+
+        final Set<String> shuffled = new LinkedHashSet<>();
 
         /** Users whose place is gone: left, expired, abandoned or used (booked). */
         Set<String> goneUsers() {

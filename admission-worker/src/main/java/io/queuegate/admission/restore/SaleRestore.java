@@ -185,8 +185,9 @@ public class SaleRestore {
                 .ifPresent(users::add);
         }
         JsonNode expiresAt = event.path("expiresAt");
+        JsonNode seed = event.path("seed");
         ledger.changed(productId, event.path("type").asString(), users,
-                expiresAt.isNumber() ? expiresAt.asLong() : null);
+                expiresAt.isNumber() ? expiresAt.asLong() : null, seed.isString() ? seed.asString() : null);
     }
 
     private void left(SaleLedger ledger, ConsumerRecord<String, byte[]> record) {
@@ -208,7 +209,7 @@ public class SaleRestore {
         this.redis.execute(BEGIN_RESTORE, List.of(keys.waiting(), keys.seen(), keys.stats()), epoch,
                 foundEmpty ? "1" : "0");
         List<String> placeKeys = List.of(keys.waiting(), keys.entry(), keys.gone(), keys.bookings(), keys.stock(),
-                keys.stats());
+                keys.stats(), keys.seen());
         List<String> gone = new ArrayList<>(sale.goneUsers());
         for (int from = 0; from < gone.size(); from += SLICE) {
             List<String> args = new ArrayList<>();
@@ -219,6 +220,7 @@ public class SaleRestore {
         writePairs(placeKeys, "entry", sale.entries().entrySet().stream()
             .map(entry -> List.of(Long.toString(entry.getValue()), entry.getKey()))
             .toList());
+        writeShuffled(placeKeys, sale);
         writePairs(placeKeys, "booking", sale.bookings.entrySet().stream()
             .map(entry -> List.of(entry.getKey(), entry.getValue()))
             .toList());
@@ -236,6 +238,24 @@ public class SaleRestore {
             }
         }
         this.redis.execute(FINISH_RESTORE, List.of(keys.stats()));
+    }
+
+    /**
+     * A fair start's early entrants back where the opening put them, before the line's replay would put them in
+     * arrival order; after gone and entries, which they must not override.
+     */
+    private void writeShuffled(List<String> keys, SaleLedger.ProductSale sale) {
+        QueueSettings settings = sale.settings;
+        if (sale.shuffleSeed == null || settings == null || settings.opensAt() == null) {
+            return;
+        }
+        List<String> users = new ArrayList<>(sale.shuffled);
+        for (int from = 0; from < users.size(); from += SLICE) {
+            List<String> args = new ArrayList<>(List.of("shuffled", sale.shuffleSeed, settings.opensAt().toString(),
+                    settings.abandonAfterSeconds() != null ? "1" : "0"));
+            args.addAll(users.subList(from, Math.min(users.size(), from + SLICE)));
+            this.redis.execute(RESTORE_PLACES, keys, args.toArray());
+        }
     }
 
     private void writePairs(List<String> keys, String kind, Collection<List<String>> pairs) {

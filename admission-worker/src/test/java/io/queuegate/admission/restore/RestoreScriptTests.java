@@ -1,7 +1,14 @@
 package io.queuegate.admission.restore;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.queue.QueueScripts;
@@ -58,7 +65,7 @@ class RestoreScriptTests {
     private long places(String... args) {
         return redis.execute(RESTORE_PLACES,
                 List.of(this.keys.waiting(), this.keys.entry(), this.keys.gone(), this.keys.bookings(),
-                        this.keys.stock(), this.keys.stats()),
+                        this.keys.stock(), this.keys.stats(), this.keys.seen()),
                 (Object[]) args);
     }
 
@@ -84,6 +91,45 @@ class RestoreScriptTests {
         assertThat(redis.opsForZSet().range(this.keys.entry(), 0, -1)).containsExactly("c");
         assertThat(redis.opsForZSet().score(this.keys.entry(), "c")).isEqualTo(9_500.0);
         assertThat(redis.opsForSet().members(this.keys.gone())).containsExactlyInAnyOrder("a", "b");
+    }
+
+    @Test
+    void earlyEntrantsGoBackWhereTheOpeningPutThemAheadOfTheReplay() {
+        // an older Redis: the opening had not re-placed anyone yet; e5 has left since, e6 holds an entry, e7 is not in
+        redis.opsForZSet().add(this.keys.waiting(), "e1", 1);
+        redis.opsForZSet().add(this.keys.waiting(), "e2", 2);
+        redis.opsForZSet().add(this.keys.waiting(), "e3", 3);
+        redis.opsForZSet().add(this.keys.waiting(), "e4", 4);
+        redis.opsForZSet().add(this.keys.waiting(), "late-1", 5);
+        redis.opsForSet().add(this.keys.gone(), "e5");
+        redis.opsForZSet().add(this.keys.entry(), "e6", 9_000);
+
+        assertThat(places("shuffled", "seed-1", "1000", "1", "e1", "e2", "e3", "e4", "e5", "e6", "e7")).isEqualTo(5);
+        assertThat(places("shuffled", "seed-1", "1000", "1", "e1", "e2", "e3", "e4", "e5", "e6", "e7"))
+            .as("repeated").isZero();
+
+        List<String> early = Stream.of("e1", "e2", "e3", "e4", "e7")
+            .sorted(Comparator.comparing((String user) -> fairHash("seed-1", user)).thenComparing(user -> user))
+            .toList();
+        List<String> expected = new ArrayList<>(early);
+        expected.add("late-1");
+        assertThat(redis.opsForZSet().range(this.keys.waiting(), 0, -1)).containsExactlyElementsOf(expected);
+        assertThat(redis.opsForZSet().score(this.keys.entry(), "e6")).isEqualTo(9_000.0);
+        assertThat(redis.opsForHash().multiGet(this.keys.stats(), List.of("seed", "openedFor")))
+            .containsExactly("seed-1", "1000");
+        assertThat(redis.opsForZSet().range(this.keys.seen(), 0, -1)).containsExactlyInAnyOrderElementsOf(early);
+    }
+
+    /** The first 52 bits of SHA1(seed:user), the order a fair start's opening draws (README, "Fair start"). */
+    private static long fairHash(String seed, String user) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-1")
+                .digest((seed + ":" + user).getBytes(StandardCharsets.UTF_8));
+            return Long.parseLong(HexFormat.of().formatHex(digest).substring(0, 13), 16);
+        }
+        catch (NoSuchAlgorithmException ex) {
+            throw new IllegalStateException(ex);
+        }
     }
 
     @Test

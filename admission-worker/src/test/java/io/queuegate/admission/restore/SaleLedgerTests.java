@@ -16,9 +16,9 @@ class SaleLedgerTests {
     @Test
     void aBookedUserIsGoneWhateverTheAuditTrailSaidAfter() {
         SaleLedger ledger = new SaleLedger();
-        ledger.changed(P, "ADMITTED", List.of("a", "b"), 5_000L);
+        ledger.changed(P, "ADMITTED", List.of("a", "b"), 5_000L, null);
         ledger.booked(P, "7-1", "a", 1, "{}");
-        ledger.changed(P, "RESTORED", List.of("a"), null);
+        ledger.changed(P, "RESTORED", List.of("a"), null, null);
 
         SaleLedger.ProductSale sale = ledger.product(P);
         assertThat(sale.goneUsers()).containsExactly("a");
@@ -28,11 +28,11 @@ class SaleLedgerTests {
     @Test
     void leftExpiredAndAbandonedUsersLoseTheirEntryForGood() {
         SaleLedger ledger = new SaleLedger();
-        ledger.changed(P, "ADMITTED", List.of("a", "b", "c", "d"), 9_000L);
-        ledger.changed(P, "EXPIRED", List.of("a"), null);
-        ledger.changed(P, "ABANDONED", List.of("x"), null);
+        ledger.changed(P, "ADMITTED", List.of("a", "b", "c", "d"), 9_000L, null);
+        ledger.changed(P, "EXPIRED", List.of("a"), null, null);
+        ledger.changed(P, "ABANDONED", List.of("x"), null, null);
         ledger.left(P, "b");
-        ledger.changed(P, "SHUFFLED", List.of("c"), null);
+        ledger.changed(P, "SHUFFLED", List.of("c"), null, null);
 
         SaleLedger.ProductSale sale = ledger.product(P);
         assertThat(sale.goneUsers()).containsExactlyInAnyOrder("a", "b", "x");
@@ -40,12 +40,23 @@ class SaleLedgerTests {
     }
 
     @Test
+    void theLastOpeningsSeedAndItsEarlyEntrantsAreKept() {
+        SaleLedger ledger = new SaleLedger();
+        ledger.changed(P, "SHUFFLED", List.of("a", "b"), null, "old");
+        ledger.changed(P, "SHUFFLED", List.of("c"), null, "new");
+        ledger.changed(P, "SHUFFLED", List.of("d"), null, "new");
+
+        assertThat(ledger.product(P).shuffleSeed).isEqualTo("new");
+        assertThat(ledger.product(P).shuffled).containsExactly("c", "d");
+    }
+
+    @Test
     void aRestoredBookingGivesTheEntryBackWithItsExpiry() {
         SaleLedger ledger = new SaleLedger();
-        ledger.changed(P, "ADMITTED", List.of("a"), 9_000L);
-        ledger.changed(P, "CONSUMED", List.of("a"), null);
+        ledger.changed(P, "ADMITTED", List.of("a"), 9_000L, null);
+        ledger.changed(P, "CONSUMED", List.of("a"), null, null);
         assertThat(ledger.product(P).entries()).isEmpty();
-        ledger.changed(P, "RESTORED", List.of("a"), null);
+        ledger.changed(P, "RESTORED", List.of("a"), null, null);
         assertThat(ledger.product(P).entries()).containsEntry("a", 9_000L);
     }
 

@@ -11,8 +11,11 @@ import org.springframework.data.redis.core.script.RedisScript;
 /** The queue's Lua scripts, each read once from {@code META-INF/scripts/} and run by SHA. */
 public final class QueueScripts {
 
-    /** {@code time_ms()} and {@code now_ms(given)}, the clock every script may call; first, as the scripts use it. */
-    private static final String CLOCK = read("lib/clock");
+    /**
+     * What every script may call, first, as the scripts use it: the clock ({@code time_ms()}, {@code now_ms(given)})
+     * and a fair start's order ({@code fair_score(seed, user)}).
+     */
+    private static final String PRELUDE = read("lib/clock") + read("lib/fair_start");
 
     @SuppressWarnings("rawtypes")
     public static final RedisScript<List> APPEND_WAITING = of("append_waiting", List.class);
@@ -29,18 +32,18 @@ public final class QueueScripts {
     }
 
     /**
-     * Reads the script's text once, with the clock after its {@code #!lua} line (which must stay first). A script
+     * Reads the script's text once, with the prelude after its {@code #!lua} line (which must stay first). A script
      * built from a resource would check the file's modification time inside the jar on every call, which was most
      * of a status poll's CPU.
      */
     public static <T> RedisScript<T> of(String name, Class<T> resultType) {
-        return RedisScript.of(withClock(read(name)), resultType);
+        return RedisScript.of(withPrelude(read(name)), resultType);
     }
 
-    /** A script's text as Redis runs it: the clock after its {@code #!lua} line, or first when it has none. */
-    public static String withClock(String script) {
+    /** A script's text as Redis runs it: the prelude after its {@code #!lua} line, or first when it has none. */
+    public static String withPrelude(String script) {
         int shebang = script.startsWith("#!") ? script.indexOf('\n') + 1 : 0;
-        return script.substring(0, shebang) + CLOCK + script.substring(shebang);
+        return script.substring(0, shebang) + PRELUDE + script.substring(shebang);
     }
 
     private static String read(String name) {
