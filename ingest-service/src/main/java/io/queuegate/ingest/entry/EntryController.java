@@ -10,7 +10,7 @@ import io.queuegate.core.event.EntriesRequested.Entry;
 import io.queuegate.core.queue.Leaving;
 import io.queuegate.core.queue.TokenState;
 import io.queuegate.core.queue.TokenStatus;
-import io.queuegate.core.token.EntryToken;
+import io.queuegate.core.token.Token;
 import io.queuegate.core.token.TokenCodec;
 import io.queuegate.web.ApiException;
 import io.queuegate.web.ProblemCodes;
@@ -94,7 +94,7 @@ class EntryController {
     EntryAccepted enter(@PathVariable("productId") String productIdText, @Valid @RequestBody EnterRequest request,
             HttpServletResponse response) {
         long productId = ProductIds.parse(productIdText);
-        EntryToken token;
+        Token token;
         try {
             this.queues.requireOpen(productId);
             token = this.tokens.issue(productId, request.userId());
@@ -127,8 +127,8 @@ class EntryController {
     EntryStatusResponse status(@PathVariable("productId") String productIdText, @PathVariable String token,
             HttpServletResponse response) {
         long productId = ProductIds.parse(productIdText);
-        EntryToken entry = verify(productId, token);
-        TokenState state = this.statuses.read(entry);
+        Token verified = verify(productId, token);
+        TokenState state = this.statuses.read(verified);
         Long pollAfterMs = PollPolicy.pollAfterMs(state, System.currentTimeMillis());
         if (pollAfterMs != null && PollPolicy.tooSoon(state, pollAfterMs)) {
             throw new ApiException(HttpStatus.TOO_MANY_REQUESTS, ProblemCodes.POLLED_TOO_SOON,
@@ -144,7 +144,7 @@ class EntryController {
         // the body itself, not a ResponseEntity: Spring flushes a ResponseEntity before the request ends, which
         // makes Tomcat send it chunked in two writes instead of one with a length (28 µs of a poll's CPU)
         boolean placed = waiting && state.position() > 0;
-        return new EntryStatusResponse(entry.value(), productId, state.status(),
+        return new EntryStatusResponse(verified.value(), productId, state.status(),
                 placed ? state.position() : null, placed ? PollPolicy.etaSeconds(state) : null,
                 available ? state.expiresAt() : null, pollAfterMs,
                 state.line().opensAt() > 0 ? state.line().opensAt() : null);
@@ -158,19 +158,19 @@ class EntryController {
             + "invalid_request: a malformed productId")
     ResponseEntity<Void> leave(@PathVariable("productId") String productIdText, @PathVariable String token) {
         long productId = ProductIds.parse(productIdText);
-        EntryToken entry = verify(productId, token);
+        Token verified = verify(productId, token);
         // in the log first: a Redis that loses the leave gets it back from there, and nobody who left comes back
-        this.leaving.publish(entry);
-        if (this.remover.remove(entry)) {
+        this.leaving.publish(verified);
+        if (this.remover.remove(verified)) {
             this.leaves.increment();
         }
         return ResponseEntity.noContent().build();
     }
 
     /** Refuses, before any Redis access, a token this deployment did not issue for this product. */
-    private EntryToken verify(long productId, String token) {
+    private Token verify(long productId, String token) {
         return this.tokens.verify(token)
-            .filter(entry -> entry.productId() == productId)
+            .filter(verified -> verified.productId() == productId)
             .orElseThrow(() -> new ApiException(HttpStatus.BAD_REQUEST, ProblemCodes.INVALID_TOKEN,
                     "The token was not issued by this queue for product " + productId + "."));
     }

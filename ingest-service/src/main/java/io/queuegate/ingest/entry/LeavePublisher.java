@@ -1,7 +1,7 @@
 package io.queuegate.ingest.entry;
 
 import io.queuegate.core.event.EntryLeft;
-import io.queuegate.core.token.EntryToken;
+import io.queuegate.core.token.Token;
 import io.queuegate.ingest.IngestProperties;
 import io.queuegate.web.ApiException;
 import io.queuegate.web.DurableWrite;
@@ -26,10 +26,10 @@ class LeavePublisher {
     }
 
     /** @throws ApiException 503 when Kafka did not acknowledge within the publish timeout; nothing was removed */
-    void publish(EntryToken entry) {
+    void publish(Token token) {
         DurableWrite.orUnavailable(() -> DurableWrite.send(this.kafka, this.properties.leavesTopic(),
-                Long.toString(entry.productId()),
-                new EntryLeft(entry.productId(), entry.userId(), System.currentTimeMillis()),
+                Long.toString(token.productId()),
+                new EntryLeft(token.productId(), token.userId(), System.currentTimeMillis()),
                 this.properties.publishTimeout()), "The leave could not be stored; nothing changed, try again.",
                 this.properties.retryAfter());
     }

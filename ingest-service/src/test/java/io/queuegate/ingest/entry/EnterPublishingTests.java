@@ -15,7 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import io.queuegate.core.queue.QueueKeys;
-import io.queuegate.core.token.EntryToken;
+import io.queuegate.core.token.Token;
 import io.queuegate.core.token.TokenCodec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -62,7 +62,7 @@ class EnterPublishingTests extends IngestHttpTestSupport {
         assertThat(body.get("status").asString()).isEqualTo("PENDING");
         assertThat(response.headers().firstValue("Location"))
             .hasValue("/api/v1/queues/" + this.product + "/entries/" + token);
-        assertThat(new TokenCodec(TOKEN_SECRET).verify(token)).map(EntryToken::userId).hasValue("alice");
+        assertThat(new TokenCodec(TOKEN_SECRET).verify(token)).map(Token::userId).hasValue("alice");
 
         List<ConsumerRecord<String, String>> records = recordsOfProduct();
         assertThat(records).hasSize(1);
