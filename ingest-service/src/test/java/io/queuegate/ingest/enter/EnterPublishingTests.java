@@ -1,4 +1,4 @@
-package io.queuegate.ingest.entry;
+package io.queuegate.ingest.enter;
 
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -17,6 +17,8 @@ import java.util.concurrent.Future;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.token.Token;
 import io.queuegate.core.token.TokenCodec;
+import io.queuegate.ingest.IngestHttpTestSupport;
+import io.queuegate.ingest.LineFixture;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;

@@ -1,4 +1,4 @@
-package io.queuegate.ingest.entry;
+package io.queuegate.ingest.status;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -16,6 +16,8 @@ import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.testing.TestRedis;
 import io.queuegate.core.token.Token;
 import io.queuegate.core.token.TokenCodec;
+import io.queuegate.ingest.IngestHttpTestSupport;
+import io.queuegate.ingest.LineFixture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

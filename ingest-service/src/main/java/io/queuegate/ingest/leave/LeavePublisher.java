@@ -1,4 +1,4 @@
-package io.queuegate.ingest.entry;
+package io.queuegate.ingest.leave;
 
 import io.queuegate.core.event.EntryLeft;
 import io.queuegate.core.token.Token;

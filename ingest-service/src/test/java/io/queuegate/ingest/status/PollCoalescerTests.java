@@ -1,4 +1,4 @@
-package io.queuegate.ingest.entry;
+package io.queuegate.ingest.status;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,12 +20,13 @@ import io.queuegate.core.queue.Admission;
 import io.queuegate.core.queue.AdmissionResult;
 import io.queuegate.core.queue.Keyspace;
 import io.queuegate.core.queue.Leaving;
+import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.queue.TokenState;
 import io.queuegate.core.queue.TokenStatus;
 import io.queuegate.core.queue.TokenStatusReader;
-import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.testing.TestRedis;
 import io.queuegate.core.token.Token;
+import io.queuegate.ingest.LineFixture;
 import io.queuegate.web.ApiException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
