@@ -6,6 +6,7 @@ import io.queuegate.core.event.EntriesRequested.Entry;
 import io.queuegate.core.queue.TokenStatus;
 import io.queuegate.core.token.Token;
 import io.queuegate.core.token.TokenCodec;
+import io.queuegate.ingest.EntriesResource;
 import io.queuegate.web.ApiException;
 import io.queuegate.web.ProductIds;
 import io.queuegate.web.RequestIdFilter;
@@ -13,7 +14,6 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
-import io.swagger.v3.oas.annotations.tags.Tag;
 
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.validation.Valid;
@@ -24,14 +24,10 @@ import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.ResponseStatus;
-import org.springframework.web.bind.annotation.RestController;
 
 /** Enters a product's line: the token is answered once Kafka holds the enter event. */
-@RestController
-@RequestMapping(path = "/api/v1/queues/{productId}/entries", produces = MediaType.APPLICATION_JSON_VALUE)
-@Tag(name = "entries", description = "Enter a product's line, poll your place, leave")
+@EntriesResource
 class EnterController {
 
     private final TokenCodec tokens;

@@ -4,23 +4,18 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.core.queue.Leaving;
 import io.queuegate.core.token.Token;
+import io.queuegate.ingest.EntriesResource;
 import io.queuegate.ingest.IssuedTokens;
 import io.queuegate.web.ProductIds;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
-import io.swagger.v3.oas.annotations.tags.Tag;
 
-import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.PathVariable;
-import org.springframework.web.bind.annotation.RequestMapping;
-import org.springframework.web.bind.annotation.RestController;
 
 /** Gives up a place: stored in the log first, then taken out of the line or the admitted set. */
-@RestController
-@RequestMapping(path = "/api/v1/queues/{productId}/entries", produces = MediaType.APPLICATION_JSON_VALUE)
-@Tag(name = "entries", description = "Enter a product's line, poll your place, leave")
+@EntriesResource
 class LeaveController {
 
     private final IssuedTokens issued;

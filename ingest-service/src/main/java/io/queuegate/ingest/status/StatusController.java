@@ -9,28 +9,23 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.core.queue.TokenState;
 import io.queuegate.core.queue.TokenStatus;
 import io.queuegate.core.token.Token;
+import io.queuegate.ingest.EntriesResource;
 import io.queuegate.ingest.IssuedTokens;
 import io.queuegate.web.ApiException;
 import io.queuegate.web.ProblemCodes;
 import io.queuegate.web.ProductIds;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
-import io.swagger.v3.oas.annotations.tags.Tag;
 
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
-import org.springframework.web.bind.annotation.RequestMapping;
-import org.springframework.web.bind.annotation.RestController;
 
 /** Answers a poll of a place: its status, position, ETA and when to poll next. */
-@RestController
-@RequestMapping(path = "/api/v1/queues/{productId}/entries", produces = MediaType.APPLICATION_JSON_VALUE)
-@Tag(name = "entries", description = "Enter a product's line, poll your place, leave")
+@EntriesResource
 class StatusController {
 
     private final IssuedTokens issued;
