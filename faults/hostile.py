@@ -231,32 +231,34 @@ def corpus(stack, p, pa, genuine):
 
     # 9. path tricks
     arabic = "".join(chr(0x660 + int(d)) for d in str(p))
-    paths = [
-        ("dot-dot to enter", ing, "POST", f"/api/v1/queues/{p}/entries/../entries"),
-        ("encoded dot-dot", ing, "POST", f"/api/v1/queues/{p}/%2e%2e/{p}/entries"),
-        ("encoded slash in id", ing, "POST", f"/api/v1/queues/{p}%2Fentries"),
-        ("double slash", ing, "POST", f"//api/v1/queues/{p}/entries"),
-        ("matrix parameter", ing, "POST", f"/api/v1/queues/{p};x=1/entries"),
-        ("jsessionid", ing, "POST", f"/api/v1/queues/{p}/entries;jsessionid=abc"),
-        ("backslash", ing, "POST", f"/api/v1/queues/{p}\\entries"),
-        ("negative id", ing, "POST", f"/api/v1/queues/-{p}/entries"),
-        ("zero id", ing, "POST", "/api/v1/queues/0/entries"),
-        ("overflowing id", ing, "POST", "/api/v1/queues/99999999999999999999999/entries"),
-        ("hex id", ing, "POST", f"/api/v1/queues/{hex(p)}/entries"),
-        ("plus-signed id", ing, "POST", f"/api/v1/queues/+{p}/entries"),
-        ("encoded space in id", ing, "POST", f"/api/v1/queues/%20{p}/entries"),
-        ("Arabic-Indic digits of the id", ing, "POST",
+    # each of these tries to reach enter (POST) by a path it should not be reachable by
+    enter_paths = [
+        ("dot-dot to enter", f"/api/v1/queues/{p}/entries/../entries"),
+        ("encoded dot-dot", f"/api/v1/queues/{p}/%2e%2e/{p}/entries"),
+        ("encoded slash in id", f"/api/v1/queues/{p}%2Fentries"),
+        ("double slash", f"//api/v1/queues/{p}/entries"),
+        ("matrix parameter", f"/api/v1/queues/{p};x=1/entries"),
+        ("jsessionid", f"/api/v1/queues/{p}/entries;jsessionid=abc"),
+        ("backslash", f"/api/v1/queues/{p}\\entries"),
+        ("negative id", f"/api/v1/queues/-{p}/entries"),
+        ("zero id", "/api/v1/queues/0/entries"),
+        ("overflowing id", "/api/v1/queues/99999999999999999999999/entries"),
+        ("hex id", f"/api/v1/queues/{hex(p)}/entries"),
+        ("plus-signed id", f"/api/v1/queues/+{p}/entries"),
+        ("encoded space in id", f"/api/v1/queues/%20{p}/entries"),
+        ("Arabic-Indic digits of the id",
          "/api/v1/queues/" + "".join(f"%{b:02X}" for b in arabic.encode()) + "/entries"),
-        ("fullwidth digits of the id", ing, "POST",
+        ("fullwidth digits of the id",
          "/api/v1/queues/" + "".join(f"%{b:02X}" for b in "".join(chr(0xFF10 + int(d)) for d in str(p))
                                      .encode()) + "/entries"),
-        ("NUL in path", ing, "POST", f"/api/v1/queues/{p}%00/entries"),
-        ("trailing slash", ing, "POST", f"/api/v1/queues/{p}/entries/"),
-        ("upper-case path", ing, "POST", f"/API/V1/QUEUES/{p}/ENTRIES"),
-        ("absolute-form target", ing, "POST", f"http://evil.example/api/v1/queues/{p}/entries"),
-        ("asterisk target", ing, "POST", "*"),
-        ("no leading slash", ing, "POST", f"api/v1/queues/{p}/entries"),
-
+        ("NUL in path", f"/api/v1/queues/{p}%00/entries"),
+        ("trailing slash", f"/api/v1/queues/{p}/entries/"),
+        ("upper-case path", f"/API/V1/QUEUES/{p}/ENTRIES"),
+        ("absolute-form target", f"http://evil.example/api/v1/queues/{p}/entries"),
+        ("asterisk target", "*"),
+        ("no leading slash", f"api/v1/queues/{p}/entries"),
+    ]
+    paths = [(name, ing, "POST", path) for name, path in enter_paths] + [
         ("very long path (100 KB)", ing, "POST", f"{enter}/" + "a" * 100_000),
         ("dot-dot out of the API", ing, "GET", f"/api/v1/queues/{p}/entries/../../../../actuator/env"),
         ("encoded dot-dot to actuator", ing, "GET", "/%2e%2e/actuator/env"),

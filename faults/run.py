@@ -551,18 +551,7 @@ def kafka_down(stack, api):
     for e in pre:
         e.start()
     join(pre)
-    es, stop = outage_load(api, p, "kd")
-    time.sleep(2)
-    t_down = time.monotonic()
-    stack.kafka.kill9()
-    time.sleep(8)
-    t_restart = time.monotonic()
-    stack.kafka.start()
-    t_up = time.monotonic()
-    S.wait_for(lambda: first_202_after(es, t_up) is not None, 60, 0.1)
-    time.sleep(3)
-    stop.set()
-    join(es, 60)
+    es, t_down, t_restart, t_up = broker_outage(api, p, "kd", stack.kafka.kill9, stack.kafka.start)
     stack.worker.start()
     stack.worker.wait_healthy()
     codes, worst, median = judge_outage(sc, "broker killed", es, t_down + 0.5, t_restart, 5.0)
@@ -580,6 +569,23 @@ def kafka_down(stack, api):
     line_figure(sc, res)
 
 
+def broker_outage(api, p, prefix, take_down, bring_back):
+    """Enters under load while the broker is taken down for 8 s, until the first 202 after it is back and 3 s more.
+    Returns the entrants, when it was taken down, when bringing it back began and when that call returned."""
+    es, stop = outage_load(api, p, prefix)
+    time.sleep(2)
+    t_down = time.monotonic()
+    take_down()
+    time.sleep(8)
+    t_back = time.monotonic()
+    bring_back()
+    t_up = time.monotonic()
+    S.wait_for(lambda: first_202_after(es, t_up) is not None, 60, 0.1)
+    time.sleep(3)
+    stop.set()
+    join(es, 60)
+    return es, t_down, t_back, t_up
+
 def kafka_frozen(stack, api):
     """The broker paused with SIGSTOP for 8 s: enter answers 503 + Retry-After in bounded time; everything
     accepted before and around the pause arrives after SIGCONT."""
@@ -587,17 +593,7 @@ def kafka_frozen(stack, api):
     redis = redis_of(stack)
     p = S.new_product()
     api.configure(p, 1, 1, 3600)
-    es, stop = outage_load(api, p, "kf")
-    time.sleep(2)
-    t_pause = time.monotonic()
-    stack.kafka.pause()
-    time.sleep(8)
-    t_resume = time.monotonic()
-    stack.kafka.resume()
-    S.wait_for(lambda: first_202_after(es, t_resume) is not None, 60, 0.1)
-    time.sleep(3)
-    stop.set()
-    join(es, 60)
+    es, t_pause, t_resume, _ = broker_outage(api, p, "kf", stack.kafka.pause, stack.kafka.resume)
     codes, worst, median = judge_outage(sc, "broker paused", es, t_pause + 0.5, t_resume, 5.0)
     back = first_202_after(es, t_resume)
     R.check(sc, "enters are accepted again after SIGCONT", back is not None)

@@ -23,7 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
-import io.queuegate.core.token.EntryToken;
+import io.queuegate.core.token.Token;
 import io.queuegate.core.token.TokenCodec;
 import io.queuegate.loopback.HttpPool;
 import io.queuegate.web.AdminTokenInterceptor;
@@ -69,7 +69,7 @@ final class ForgeryCheck {
         TokenCodec codec = new TokenCodec(secret);
         TokenCodec wrongKey = new TokenCodec(secret + "-not-ours");
         Set<String> genuineSet = new HashSet<>(genuine);
-        List<EntryToken> decoded = new ArrayList<>();
+        List<Token> decoded = new ArrayList<>();
         for (String g : genuine) {
             codec.verify(g).ifPresent(decoded::add);
         }
@@ -173,9 +173,9 @@ final class ForgeryCheck {
      * 1,000th token on each endpoint is a genuine token of another product (the last of the genuine file), which must be refused too.
      */
     private static String httpForgery(String ingestBase, String bookingBase, long product, long count,
-            List<String> genuine, List<EntryToken> decoded, TokenCodec wrongKey) throws InterruptedException {
+            List<String> genuine, List<Token> decoded, TokenCodec wrongKey) throws InterruptedException {
         List<String> own = genuine.subList(0, genuine.size() - 1);
-        List<EntryToken> ownDecoded = decoded.stream().filter(e -> e.productId() == product).toList();
+        List<Token> ownDecoded = decoded.stream().filter(e -> e.productId() == product).toList();
         String otherProduct = genuine.getLast();
         Set<String> genuineSet = new HashSet<>(own);
         int workers = 64;
@@ -264,7 +264,7 @@ final class ForgeryCheck {
         return new long[] {System.nanoTime() - t, through};
     }
 
-    private static String forge(String kind, List<String> genuine, List<EntryToken> decoded, TokenCodec wrongKey,
+    private static String forge(String kind, List<String> genuine, List<Token> decoded, TokenCodec wrongKey,
             SplittableRandom rnd) {
         String g = genuine.get(rnd.nextInt(genuine.size()));
         byte[] b = DEC.decode(g);
@@ -319,7 +319,7 @@ final class ForgeryCheck {
                 return ENC.encodeToString(b);
             }
             case "wrong key" -> {
-                EntryToken e = decoded.get(rnd.nextInt(decoded.size()));
+                Token e = decoded.get(rnd.nextInt(decoded.size()));
                 return wrongKey.issue(e.productId() + rnd.nextInt(2), e.userId()).value();
             }
             case "non-canonical base64" -> {

@@ -4,7 +4,6 @@ import io.queuegate.web.ApiWebConfiguration;
 import io.queuegate.web.CrossOriginAccess;
 import io.queuegate.web.RequestBodyLimitFilter;
 import io.queuegate.web.WebProperties;
-import io.queuegate.ingest.entry.BurstPathObservations;
 
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.TopicConfig;

@@ -7,7 +7,7 @@ import java.util.UUID;
 import io.queuegate.core.queue.Keyspace;
 import io.queuegate.core.queue.ScriptTime;
 import io.queuegate.core.queue.ScriptTimer;
-import io.queuegate.core.token.EntryToken;
+import io.queuegate.core.token.Token;
 import io.queuegate.core.token.TokenCodec;
 import io.queuegate.web.ApiException;
 import tools.jackson.databind.json.JsonMapper;
@@ -76,26 +76,26 @@ public class EntryGate {
         if (quantity < 1 || quantity > this.properties.maxQuantity()) {
             throw new IllegalArgumentException("quantity must be 1.." + this.properties.maxQuantity());
         }
-        EntryToken entry = this.tokens.verify(token)
-            .filter(verified -> verified.productId() == productId)
+        Token verified = this.tokens.verify(token)
+            .filter((issued) -> issued.productId() == productId)
             .orElseThrow(GateRejectedException::notAdmitted);
         String bookingId = productId + "-" + UUID.randomUUID();
         long bookedAt = System.currentTimeMillis();
         String record = this.json.writeValueAsString(
-                new BookingRecord(bookingId, productId, entry.userId(), quantity, bookedAt));
+                new BookingRecord(bookingId, productId, verified.userId(), quantity, bookedAt));
         List<?> reply;
         try {
-            reply = this.scripts.consume(productId, entry.userId(), quantity, nowMillis, bookingId, record);
+            reply = this.scripts.consume(productId, verified.userId(), quantity, nowMillis, bookingId, record);
         }
         catch (DataAccessException ex) {
             // A timeout does not mean the script did not run: Redis may run it once it answers again. The caller
             // is told to retry, so a reservation made after all is undone as soon as Redis can say it exists.
-            this.undo.undoWhenReachable(productId, bookingId, entry.userId(), token, quantity);
+            this.undo.undoWhenReachable(productId, bookingId, verified.userId(), token, quantity);
             throw ex;
         }
         String outcome = reply == null || reply.isEmpty() ? "NOT_ADMITTED" : reply.getFirst().toString();
         return switch (outcome) {
-            case "RESERVED" -> new Reservation(bookingId, productId, entry.userId(), quantity, token,
+            case "RESERVED" -> new Reservation(bookingId, productId, verified.userId(), quantity, token,
                     Long.parseLong(reply.get(1).toString()), bookedAt);
             case "SOLD_OUT" -> throw GateRejectedException.soldOut(Long.parseLong(reply.get(1).toString()));
             // Redis restarted and may have lost its last bookings: nothing is taken until the sale is restored

@@ -30,9 +30,7 @@ class ConsumeEntryScriptTests extends GateRedisTestSupport {
 
     @Test
     void reservesAnAdmittedTokenWhenStockSuffices() {
-        String token = token("alice");
-        admit(token, EXPIRES);
-        stock(5);
+        String token = admittedWithStock("alice", EXPIRES, 5);
 
         List<String> reply = consume(token, 2, NOW, this.product + "-b1", "{\"booking\":1}");
 
@@ -53,9 +51,7 @@ class ConsumeEntryScriptTests extends GateRedisTestSupport {
 
     @Test
     void theWrapperReservesTheLastUnitsAndRecordsTheBooking() {
-        String token = token("alice");
-        admit(token, EXPIRES);
-        stock(3);
+        String token = admittedWithStock("alice", EXPIRES, 3);
 
         Reservation reservation = this.gate.reserve(this.product, token, 3, NOW);
 
@@ -76,9 +72,7 @@ class ConsumeEntryScriptTests extends GateRedisTestSupport {
     @ParameterizedTest
     @ValueSource(longs = { 0, -1, -60_000 })
     void anEntryWhoseTimeRanOutIsNotAdmittedAndRemoved(long offsetFromNow) {
-        String token = token("late");
-        admit(token, NOW + offsetFromNow);
-        stock(5);
+        String token = admittedWithStock("late", NOW + offsetFromNow, 5);
 
         List<String> reply = consume(token, 1, NOW, this.product + "-b1", "{}");
 
@@ -97,9 +91,7 @@ class ConsumeEntryScriptTests extends GateRedisTestSupport {
 
     @Test
     void anEntryExpiringOneMillisecondLaterIsStillAdmitted() {
-        String token = token("just-in-time");
-        admit(token, NOW + 1);
-        stock(1);
+        String token = admittedWithStock("just-in-time", NOW + 1, 1);
 
         assertThat(consume(token, 1, NOW, this.product + "-b1", "{}")).containsExactly("RESERVED",
                 Long.toString(NOW + 1), "0");
@@ -121,9 +113,7 @@ class ConsumeEntryScriptTests extends GateRedisTestSupport {
 
     @Test
     void shortStockIsSoldOutAndLeavesTheTokenUsable() {
-        String token = token("bob");
-        admit(token, EXPIRES);
-        stock(1);
+        String token = admittedWithStock("bob", EXPIRES, 1);
 
         List<String> reply = consume(token, 2, NOW, this.product + "-b1", "{}");
 
@@ -189,9 +179,7 @@ class ConsumeEntryScriptTests extends GateRedisTestSupport {
 
     @Test
     void releaseRestoresStockAndTokenOnceAndOnlyOnce() {
-        String token = token("dave");
-        admit(token, EXPIRES);
-        stock(10);
+        String token = admittedWithStock("dave", EXPIRES, 10);
         Reservation reservation = this.gate.reserve(this.product, token, 3, NOW);
         assertThat(stockValue()).isEqualTo("7");
         assertThat(entryScore(token)).isNull();
@@ -225,9 +213,7 @@ class ConsumeEntryScriptTests extends GateRedisTestSupport {
 
     @Test
     void releaseNeverOverwritesAnEntryTheTokenHoldsAgain() {
-        String token = token("erin");
-        admit(token, EXPIRES);
-        stock(4);
+        String token = admittedWithStock("erin", EXPIRES, 4);
         Reservation reservation = this.gate.reserve(this.product, token, 1, NOW);
         admit(token, EXPIRES + 5_000);
 
@@ -267,5 +253,13 @@ class ConsumeEntryScriptTests extends GateRedisTestSupport {
                 userNamedBy(token), Integer.toString(quantity), Long.toString(now), bookingId, record);
         assertThat(reply).isNotNull();
         return reply.stream().map(String::valueOf).toList();
+    }
+
+    /** The arrangement most cases start from: a token admitted until {@code expiresAt} and stock on sale. */
+    private String admittedWithStock(String userId, long expiresAt, long units) {
+        String token = token(userId);
+        admit(token, expiresAt);
+        stock(units);
+        return token;
     }
 }

@@ -1,14 +1,11 @@
 package io.queuegate.web;
 
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
-
-import org.springframework.kafka.core.KafkaOperations;
 
 /**
  * A write a client or an operator is told was accepted only once Kafka holds it: the record is sent and the broker's
- * acknowledgement (acks=all) awaited within a timeout. A write that gets none is answered 503 with Retry-After, and
- * the caller writes again.
+ * acknowledgement (acks=all) awaited within a timeout ({@link DurableTopic}). A write that gets none is answered 503
+ * with Retry-After, and the caller writes again.
  */
 public final class DurableWrite {
 
@@ -23,16 +20,6 @@ public final class DurableWrite {
     public interface Write {
 
         void run() throws Exception;
-    }
-
-    /**
-     * Sends the record and waits for the broker's acknowledgement.
-     *
-     * @throws Exception when Kafka did not acknowledge within {@code timeout}
-     */
-    public static <V> void send(KafkaOperations<String, ? super V> kafka, String topic, String key, V value,
-            Duration timeout) throws Exception {
-        kafka.send(topic, key, value).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /**

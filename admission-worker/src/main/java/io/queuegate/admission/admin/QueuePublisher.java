@@ -5,7 +5,7 @@ import java.time.Duration;
 import io.queuegate.admission.AdmissionProperties;
 import io.queuegate.core.event.QueueConfigured;
 import io.queuegate.core.queue.QueueSettings;
-import io.queuegate.web.DurableWrite;
+import io.queuegate.web.DurableTopic;
 
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.stereotype.Component;
@@ -19,18 +19,14 @@ class QueuePublisher {
 
     private static final Duration PUBLISH_TIMEOUT = Duration.ofSeconds(5);
 
-    private final KafkaTemplate<String, QueueConfigured> kafka;
-
-    private final AdmissionProperties properties;
+    private final DurableTopic<QueueConfigured> sale;
 
     QueuePublisher(KafkaTemplate<String, QueueConfigured> kafka, AdmissionProperties properties) {
-        this.kafka = kafka;
-        this.properties = properties;
+        this.sale = new DurableTopic<>(kafka, properties.saleTopic(), PUBLISH_TIMEOUT);
     }
 
     /** @throws Exception when Kafka did not acknowledge in time; nothing is stored then */
     void publish(long productId, QueueSettings settings) throws Exception {
-        DurableWrite.send(this.kafka, this.properties.saleTopic(), QueueConfigured.key(productId),
-                new QueueConfigured(productId, settings), PUBLISH_TIMEOUT);
+        this.sale.send(QueueConfigured.key(productId), new QueueConfigured(productId, settings));
     }
 }

@@ -14,7 +14,7 @@ import io.queuegate.admission.AdmissionProperties;
 import io.queuegate.admission.line.EnterDeadLetters.Reason;
 import io.queuegate.core.event.EntryRequested;
 import io.queuegate.core.queue.WaitingLine;
-import io.queuegate.core.token.EntryToken;
+import io.queuegate.core.token.Token;
 import io.queuegate.core.token.TokenCodec;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -154,7 +154,7 @@ class EntryEventListener implements DisposableBean {
             }
             int forged = 0;
             for (EntryRequested event : enters) {
-                EntryToken genuine = this.tokens.verify(event.token())
+                Token genuine = this.tokens.verify(event.token())
                     .filter(token -> token.productId() == event.productId())
                     .orElse(null);
                 if (genuine == null) {

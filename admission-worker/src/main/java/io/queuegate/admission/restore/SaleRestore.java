@@ -18,7 +18,7 @@ import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.queue.QueueScripts;
 import io.queuegate.core.queue.QueueSettings;
 import io.queuegate.core.queue.QueueStore;
-import io.queuegate.core.token.EntryToken;
+import io.queuegate.core.token.Token;
 import io.queuegate.core.token.TokenCodec;
 
 import org.apache.kafka.clients.consumer.Consumer;
@@ -181,7 +181,7 @@ public class SaleRestore {
         for (JsonNode token : event.path("tokens")) {
             this.tokens.verify(token.asString())
                 .filter(verified -> verified.productId() == productId)
-                .map(EntryToken::userId)
+                .map(Token::userId)
                 .ifPresent(users::add);
         }
         JsonNode expiresAt = event.path("expiresAt");

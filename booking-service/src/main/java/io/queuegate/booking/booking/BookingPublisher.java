@@ -1,7 +1,7 @@
 package io.queuegate.booking.booking;
 
 import io.queuegate.booking.BookingProperties;
-import io.queuegate.web.DurableWrite;
+import io.queuegate.web.DurableTopic;
 
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.stereotype.Component;
@@ -10,18 +10,14 @@ import org.springframework.stereotype.Component;
 @Component
 class BookingPublisher {
 
-    private final KafkaTemplate<String, BookingConfirmed> kafka;
-
-    private final BookingProperties properties;
+    private final DurableTopic<BookingConfirmed> bookings;
 
     BookingPublisher(KafkaTemplate<String, BookingConfirmed> kafka, BookingProperties properties) {
-        this.kafka = kafka;
-        this.properties = properties;
+        this.bookings = new DurableTopic<>(kafka, properties.topic(), properties.publishTimeout());
     }
 
     /** @throws Exception when Kafka did not acknowledge within the publish timeout */
     void publish(BookingConfirmed booking) throws Exception {
-        DurableWrite.send(this.kafka, this.properties.topic(), Long.toString(booking.productId()), booking,
-                this.properties.publishTimeout());
+        this.bookings.send(Long.toString(booking.productId()), booking);
     }
 }

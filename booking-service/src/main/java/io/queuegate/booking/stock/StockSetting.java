@@ -7,7 +7,7 @@ import io.queuegate.core.event.StockSet;
 import io.queuegate.core.queue.Keyspace;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.queue.QueueScripts;
-import io.queuegate.web.DurableWrite;
+import io.queuegate.web.DurableTopic;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -25,9 +25,7 @@ class StockSetting {
 
     private final StringRedisTemplate redis;
 
-    private final KafkaTemplate<String, StockSet> kafka;
-
-    private final BookingProperties properties;
+    private final DurableTopic<StockSet> sale;
 
     private final Keyspace keyspace;
 
@@ -35,8 +33,7 @@ class StockSetting {
             Keyspace keyspace) {
         this.keyspace = keyspace;
         this.redis = redis;
-        this.kafka = kafka;
-        this.properties = properties;
+        this.sale = new DurableTopic<>(kafka, properties.saleTopic(), properties.publishTimeout());
     }
 
     /**
@@ -49,7 +46,6 @@ class StockSetting {
         QueueKeys keys = this.keyspace.product(productId);
         Long booked = this.redis.execute(SET_STOCK, List.of(keys.stock(), keys.stats()), Long.toString(available));
         StockSet setting = new StockSet(productId, available, booked == null ? 0 : booked);
-        DurableWrite.send(this.kafka, this.properties.saleTopic(), StockSet.key(productId), setting,
-                this.properties.publishTimeout());
+        this.sale.send(StockSet.key(productId), setting);
     }
 }

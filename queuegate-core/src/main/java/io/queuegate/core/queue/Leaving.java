@@ -2,7 +2,7 @@ package io.queuegate.core.queue;
 
 import java.util.List;
 
-import io.queuegate.core.token.EntryToken;
+import io.queuegate.core.token.Token;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -22,7 +22,7 @@ public class Leaving {
     }
 
     /** @return whether the token's user held a place */
-    public boolean remove(EntryToken token) {
+    public boolean remove(Token token) {
         QueueKeys keys = this.keyspace.product(token.productId());
         Long removed = this.timer.time("leave_place", () -> this.redis.execute(QueueScripts.LEAVE_PLACE,
                 List.of(keys.waiting(), keys.entry(), keys.gone(), keys.stats(), keys.audit()), token.userId(),

@@ -3,7 +3,7 @@ package io.queuegate.core.queue;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.queuegate.core.token.EntryToken;
+import io.queuegate.core.token.Token;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -31,7 +31,7 @@ public class TokenStatusReader {
     }
 
     /** @param nowMillis epoch milliseconds, or {@link ScriptTime#REDIS_TIME} */
-    public TokenState read(EntryToken token, long nowMillis) {
+    public TokenState read(Token token, long nowMillis) {
         return readAll(token.productId(), List.of(token.userId()), nowMillis).getFirst();
     }
 

@@ -44,7 +44,7 @@ public final class TokenCodec {
         }
     }
 
-    public EntryToken issue(long productId, String userId) {
+    public Token issue(long productId, String userId) {
         if (productId <= 0 || !UserIds.isValid(userId)) {
             throw new IllegalArgumentException("a token needs a positive product id and a valid user id");
         }
@@ -55,12 +55,12 @@ public final class TokenCodec {
         body.put(user);
         byte[] mac = mac(body.array(), body.position());
         body.put(mac, 0, MAC_BYTES);
-        return new EntryToken(productId, userId,
+        return new Token(productId, userId,
                 ENCODER.encodeToString(Arrays.copyOf(body.array(), body.position())));
     }
 
     /** Returns the token's content when this deployment issued it; empty for anything else, never an exception. */
-    public Optional<EntryToken> verify(String token) {
+    public Optional<Token> verify(String token) {
         if (token == null || token.isEmpty() || token.length() > MAX_TOKEN_LENGTH) {
             return Optional.empty();
         }
@@ -86,7 +86,7 @@ public final class TokenCodec {
             // the last check refuses non-canonical spellings of the same bytes, so one place has one token
             return Optional.empty();
         }
-        return Optional.of(new EntryToken(productId, userId, token));
+        return Optional.of(new Token(productId, userId, token));
     }
 
     private byte[] mac(byte[] data, int length) {

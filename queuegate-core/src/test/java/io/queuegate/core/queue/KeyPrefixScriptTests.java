@@ -9,7 +9,7 @@ import java.util.TreeSet;
 import java.util.UUID;
 
 import io.lettuce.core.cluster.SlotHash;
-import io.queuegate.core.token.EntryToken;
+import io.queuegate.core.token.Token;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -59,7 +59,7 @@ class KeyPrefixScriptTests extends RedisScriptTestSupport {
 
         assertThat(this.tenantA.admission.admit(this.product, NOW, 100).admitted()).isEqualTo(2);
         assertThat(this.tenantB.admission.admit(this.product, NOW, 100).admitted()).isEqualTo(5);
-        assertThat(this.tenantA.remover.remove(new EntryToken(this.product, "u-00010", "t"))).isTrue();
+        assertThat(this.tenantA.remover.remove(new Token(this.product, "u-00010", "t"))).isTrue();
 
         assertThat(this.tenantA.status("u-00001").status()).isEqualTo(TokenStatus.AVAILABLE);
         assertThat(this.tenantA.status("u-00003").position()).isEqualTo(1);
@@ -138,7 +138,7 @@ class KeyPrefixScriptTests extends RedisScriptTestSupport {
         }
 
         TokenState status(String userId) {
-            return this.reader.read(new EntryToken(KeyPrefixScriptTests.this.product, userId, "t"), NOW + 1);
+            return this.reader.read(new Token(KeyPrefixScriptTests.this.product, userId, "t"), NOW + 1);
         }
 
         /** What the scripts above write: the line's keys, its stats, settings and audit, and the registry. */

@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.Set;
 
 import io.queuegate.core.testing.TestRedis;
-import io.queuegate.core.token.EntryToken;
+import io.queuegate.core.token.Token;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
@@ -78,8 +78,8 @@ abstract class RedisScriptTestSupport {
     }
 
     /** A verified token of the given user: the line's sets hold user ids, which is what the tests name. */
-    EntryToken token(String userId) {
-        return new EntryToken(this.product, userId, "token-of-" + userId);
+    Token token(String userId) {
+        return new Token(this.product, userId, "token-of-" + userId);
     }
 
     List<String> gone() {

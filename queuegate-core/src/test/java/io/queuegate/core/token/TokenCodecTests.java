@@ -34,7 +34,7 @@ class TokenCodecTests {
 
     @Test
     void issuedTokenVerifiesToWhatWasIssued() {
-        EntryToken issued = this.codec.issue(42, "alice@example.com");
+        Token issued = this.codec.issue(42, "alice@example.com");
 
         assertThat(issued.productId()).isEqualTo(42);
         assertThat(issued.userId()).isEqualTo("alice@example.com");
@@ -48,8 +48,8 @@ class TokenCodecTests {
         for (long productId : productIds) {
             for (int length = 1; length <= UserIds.MAX_LENGTH; length++) {
                 String userId = LONGEST_USER.substring(0, length);
-                EntryToken issued = this.codec.issue(productId, userId);
-                Optional<EntryToken> verified = this.codec.verify(issued.value());
+                Token issued = this.codec.issue(productId, userId);
+                Optional<Token> verified = this.codec.verify(issued.value());
                 assertThat(verified).as("product %d, user %s", productId, userId).contains(issued);
                 assertThat(verified.get().productId()).isEqualTo(productId);
                 assertThat(verified.get().userId()).isEqualTo(userId);
@@ -62,7 +62,7 @@ class TokenCodecTests {
         assertThat(LONGEST_USER).hasSize(64);
         assertThat(UserIds.isValid(LONGEST_USER)).isTrue();
 
-        EntryToken issued = this.codec.issue(Long.MAX_VALUE, LONGEST_USER);
+        Token issued = this.codec.issue(Long.MAX_VALUE, LONGEST_USER);
 
         assertThat(issued.value().length()).isLessThanOrEqualTo(TokenCodec.MAX_TOKEN_LENGTH).isLessThanOrEqualTo(128);
         assertThat(this.codec.verify(issued.value())).contains(issued);
@@ -105,8 +105,8 @@ class TokenCodecTests {
     @Test
     void tokenOfAnotherSecretIsRejected() {
         TokenCodec other = new TokenCodec("another-secret-0123456789");
-        EntryToken ours = this.codec.issue(42, "alice");
-        EntryToken theirs = other.issue(42, "alice");
+        Token ours = this.codec.issue(42, "alice");
+        Token theirs = other.issue(42, "alice");
 
         assertThat(theirs.value()).isNotEqualTo(ours.value());
         assertThat(this.codec.verify(theirs.value())).isEmpty();
@@ -118,10 +118,10 @@ class TokenCodecTests {
     void changingAnySingleCharacterIsRejected() {
         // different lengths leave 0, 2 or 4 unused bits in the last character, so the last position is covered
         // by the MAC and by the canonical-spelling check alike
-        List<EntryToken> tokens = List.of(this.codec.issue(42, "alice"), this.codec.issue(42, "al"),
+        List<Token> tokens = List.of(this.codec.issue(42, "alice"), this.codec.issue(42, "al"),
                 this.codec.issue(42, "ali"), this.codec.issue(1, "x"), this.codec.issue(Long.MAX_VALUE, LONGEST_USER));
         int tried = 0;
-        for (EntryToken issued : tokens) {
+        for (Token issued : tokens) {
             String token = issued.value();
             for (int position = 0; position < token.length(); position++) {
                 for (char replacement : (ALPHABET + "=+/.~ ").toCharArray()) {
@@ -181,7 +181,7 @@ class TokenCodecTests {
         String handBuilt = sign(new byte[] { 1, (byte) 0xAC, 0x02 }, "alice");
 
         assertThat(handBuilt).isEqualTo(this.codec.issue(300, "alice").value());
-        assertThat(this.codec.verify(handBuilt)).contains(new EntryToken(300, "alice", handBuilt));
+        assertThat(this.codec.verify(handBuilt)).contains(new Token(300, "alice", handBuilt));
     }
 
     @Test
@@ -246,11 +246,11 @@ class TokenCodecTests {
 
     @Test
     void verifiedTokenNamesTheProductItWasIssuedFor() {
-        EntryToken forA = this.codec.issue(1001, "carol");
-        EntryToken forB = this.codec.issue(1002, "carol");
+        Token forA = this.codec.issue(1001, "carol");
+        Token forB = this.codec.issue(1002, "carol");
 
-        assertThat(this.codec.verify(forA.value())).map(EntryToken::productId).contains(1001L);
-        assertThat(this.codec.verify(forB.value())).map(EntryToken::productId).contains(1002L);
+        assertThat(this.codec.verify(forA.value())).map(Token::productId).contains(1001L);
+        assertThat(this.codec.verify(forB.value())).map(Token::productId).contains(1002L);
         assertThat(forA.value()).isNotEqualTo(forB.value());
     }
 
@@ -278,7 +278,7 @@ class TokenCodecTests {
 
     @Test
     void verifyIsSafeFromManyThreads() throws Exception {
-        List<EntryToken> issued = new ArrayList<>();
+        List<Token> issued = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
             issued.add(this.codec.issue(i + 1, "user-" + i));
         }
@@ -288,7 +288,7 @@ class TokenCodecTests {
             threads.add(Thread.ofPlatform().start(() -> {
                 try {
                     for (int round = 0; round < 20; round++) {
-                        for (EntryToken token : issued) {
+                        for (Token token : issued) {
                             assertThat(this.codec.verify(token.value())).contains(token);
                             assertThat(this.codec.issue(token.productId(), token.userId())).isEqualTo(token);
                         }

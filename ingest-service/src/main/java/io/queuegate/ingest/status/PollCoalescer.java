@@ -1,4 +1,4 @@
-package io.queuegate.ingest.entry;
+package io.queuegate.ingest.status;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,7 +15,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.core.queue.TokenState;
 import io.queuegate.core.queue.TokenStatusReader;
 import io.queuegate.core.queue.ScriptTime;
-import io.queuegate.core.token.EntryToken;
+import io.queuegate.core.token.Token;
 import io.queuegate.web.ApiException;
 
 import org.springframework.stereotype.Component;
@@ -60,7 +60,7 @@ class PollCoalescer {
     }
 
     /** The token's state, read from Redis after this call began. */
-    TokenState read(EntryToken token) {
+    TokenState read(Token token) {
         return this.products.computeIfAbsent(token.productId(), ProductPolls::new).read(token.userId());
     }
 

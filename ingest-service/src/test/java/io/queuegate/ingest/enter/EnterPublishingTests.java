@@ -1,4 +1,4 @@
-package io.queuegate.ingest.entry;
+package io.queuegate.ingest.enter;
 
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -15,8 +15,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import io.queuegate.core.queue.QueueKeys;
-import io.queuegate.core.token.EntryToken;
+import io.queuegate.core.token.Token;
 import io.queuegate.core.token.TokenCodec;
+import io.queuegate.ingest.IngestHttpTestSupport;
+import io.queuegate.ingest.LineFixture;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -62,7 +64,7 @@ class EnterPublishingTests extends IngestHttpTestSupport {
         assertThat(body.get("status").asString()).isEqualTo("PENDING");
         assertThat(response.headers().firstValue("Location"))
             .hasValue("/api/v1/queues/" + this.product + "/entries/" + token);
-        assertThat(new TokenCodec(TOKEN_SECRET).verify(token)).map(EntryToken::userId).hasValue("alice");
+        assertThat(new TokenCodec(TOKEN_SECRET).verify(token)).map(Token::userId).hasValue("alice");
 
         List<ConsumerRecord<String, String>> records = recordsOfProduct();
         assertThat(records).hasSize(1);

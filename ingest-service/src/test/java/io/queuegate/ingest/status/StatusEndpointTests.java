@@ -1,4 +1,4 @@
-package io.queuegate.ingest.entry;
+package io.queuegate.ingest.status;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -14,8 +14,10 @@ import io.queuegate.core.queue.Keyspace;
 import io.queuegate.core.queue.Leaving;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.testing.TestRedis;
-import io.queuegate.core.token.EntryToken;
+import io.queuegate.core.token.Token;
 import io.queuegate.core.token.TokenCodec;
+import io.queuegate.ingest.IngestHttpTestSupport;
+import io.queuegate.ingest.LineFixture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -61,7 +63,7 @@ class StatusEndpointTests extends IngestHttpTestSupport {
         LineFixture.append(this.redis, this.product, LineFixture.usersOf(CODEC, tokens));
         long admittedAt = System.currentTimeMillis();
         new Admission(this.redis, TestRedis.TIMER, Keyspace.DEFAULT).admit(this.product, admittedAt, 10);
-        new Leaving(this.redis, TestRedis.TIMER, Keyspace.DEFAULT).remove(entry(tokens.get(1)));
+        new Leaving(this.redis, TestRedis.TIMER, Keyspace.DEFAULT).remove(verified(tokens.get(1)));
 
         JsonNode available = poll(tokens.get(0), 200);
         assertThat(available.get("status").asString()).isEqualTo("AVAILABLE");
@@ -256,7 +258,7 @@ class StatusEndpointTests extends IngestHttpTestSupport {
         assertThat(this.redis.hasKey(this.keys.seen())).isFalse();
     }
 
-    private EntryToken entry(String token) {
+    private Token verified(String token) {
         return CODEC.verify(token).orElseThrow();
     }
 

@@ -1,8 +1,8 @@
-package io.queuegate.ingest.entry;
+package io.queuegate.ingest.status;
 
+import io.queuegate.core.queue.LineConditions;
 import io.queuegate.core.queue.TokenState;
 import io.queuegate.core.queue.TokenStatus;
-import io.queuegate.core.queue.LineConditions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

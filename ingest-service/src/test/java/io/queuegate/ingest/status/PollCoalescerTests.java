@@ -1,4 +1,4 @@
-package io.queuegate.ingest.entry;
+package io.queuegate.ingest.status;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,12 +20,13 @@ import io.queuegate.core.queue.Admission;
 import io.queuegate.core.queue.AdmissionResult;
 import io.queuegate.core.queue.Keyspace;
 import io.queuegate.core.queue.Leaving;
+import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.queue.TokenState;
 import io.queuegate.core.queue.TokenStatus;
 import io.queuegate.core.queue.TokenStatusReader;
-import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.testing.TestRedis;
-import io.queuegate.core.token.EntryToken;
+import io.queuegate.core.token.Token;
+import io.queuegate.ingest.LineFixture;
 import io.queuegate.web.ApiException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -82,7 +83,7 @@ class PollCoalescerTests {
         Leaving remover = new Leaving(redis, TestRedis.TIMER, Keyspace.DEFAULT);
         // the leavers are at the back, so they change nobody's position
         line.subList(users, users + leavers)
-            .forEach((user) -> remover.remove(new EntryToken(this.product, user, user)));
+            .forEach((user) -> remover.remove(new Token(this.product, user, user)));
         PollCoalescer coalescer = coalescer(128, 4096);
 
         // admitted so far: at least `admittedAtLeast`, at most `admittedAtMost`, whenever a poll looks
@@ -114,7 +115,7 @@ class PollCoalescerTests {
                     boolean wasAvailable = false;
                     do {
                         long before = admittedAtLeast.get();
-                        TokenState state = coalescer.read(new EntryToken(this.product, token, token));
+                        TokenState state = coalescer.read(new Token(this.product, token, token));
                         long after = admittedAtMost.get();
                         polls.incrementAndGet();
                         String seen = token + " saw " + state + " with " + before + ".." + after + " admitted";
@@ -161,7 +162,7 @@ class PollCoalescerTests {
         PollCoalescer coalescer = new PollCoalescer(reader, new StatusPollProperties(128, 4096, Duration.ofSeconds(1)),
                 this.metrics);
 
-        TokenState state = coalescer.read(new EntryToken(this.product, "alone", "alone"));
+        TokenState state = coalescer.read(new Token(this.product, "alone", "alone"));
 
         assertThat(state).isEqualTo(new TokenState(TokenStatus.WAITING, 5, 0, 7));
         assertThat(reader.calls).containsExactly(List.of("alone"));
@@ -184,7 +185,7 @@ class PollCoalescerTests {
 
         // two polls wait for the next call: the queue of this product is full
         assertThatExceptionOfType(ApiException.class)
-            .isThrownBy(() -> coalescer.read(new EntryToken(this.product, "fourth", "fourth")))
+            .isThrownBy(() -> coalescer.read(new Token(this.product, "fourth", "fourth")))
             .satisfies((ex) -> {
                 assertThat(ex.status()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
                 assertThat(ex.retryAfter()).isEqualTo(Duration.ofSeconds(1));
@@ -219,7 +220,7 @@ class PollCoalescerTests {
                     String token = "t" + i;
                     outcomes.add(threads.submit(() -> {
                         try {
-                            coalescer.read(new EntryToken(this.product, token, token));
+                            coalescer.read(new Token(this.product, token, token));
                             return null;
                         }
                         catch (RuntimeException ex) {
@@ -248,7 +249,7 @@ class PollCoalescerTests {
 
     private Thread poll(PollCoalescer coalescer, String token, List<TokenState> answers) {
         // platform threads: their state shows when they are parked waiting for a call
-        return Thread.ofPlatform().start(() -> answers.add(coalescer.read(new EntryToken(this.product, token, token))));
+        return Thread.ofPlatform().start(() -> answers.add(coalescer.read(new Token(this.product, token, token))));
     }
 
     private static void expect(boolean holds, String what, List<String> violations) {

@@ -1,4 +1,4 @@
-package io.queuegate.ingest.entry;
+package io.queuegate.ingest.enter;
 
 import io.queuegate.core.token.UserIds;
 import io.swagger.v3.oas.annotations.media.Schema;

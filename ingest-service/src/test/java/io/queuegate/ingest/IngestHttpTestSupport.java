@@ -1,4 +1,4 @@
-package io.queuegate.ingest.entry;
+package io.queuegate.ingest;
 
 import java.io.IOException;
 import java.net.URI;
@@ -32,28 +32,28 @@ import org.springframework.kafka.test.context.EmbeddedKafka;
         "queuegate.token.secret=" + IngestHttpTestSupport.TOKEN_SECRET,
         "queuegate.admin.token=ingest-test-admin-token" })
 @EmbeddedKafka(partitions = 12, topics = IngestHttpTestSupport.TOPIC)
-abstract class IngestHttpTestSupport {
+public abstract class IngestHttpTestSupport {
 
-    static final String TOKEN_SECRET = "ingest-test-token-secret-0123456789";
+    public static final String TOKEN_SECRET = "ingest-test-token-secret-0123456789";
 
-    static final String TOPIC = "queuegate.entries";
+    public static final String TOPIC = "queuegate.entries";
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @LocalServerPort
-    int port;
+    protected int port;
 
     @Value("${spring.embedded.kafka.brokers}")
-    String brokers;
+    protected String brokers;
 
     @Autowired
-    StringRedisTemplate redis;
+    protected StringRedisTemplate redis;
 
     /**
      * Starts another ingest service on a free port, with this test's secret and without creating topics; {@code
      * settings} (command-line arguments) say what it is broken by. The caller closes it.
      */
-    static ConfigurableApplicationContext startAnother(String... settings) {
+    public static ConfigurableApplicationContext startAnother(String... settings) {
         List<String> args = new ArrayList<>(List.of("--spring.config.name=" + IngestApplication.CONFIG_NAME,
                 "--server.port=0", "--management.server.port=0", "--spring.main.banner-mode=off",
                 "--spring.kafka.admin.auto-create=false", "--queuegate.token.secret=" + TOKEN_SECRET));
@@ -61,16 +61,16 @@ abstract class IngestHttpTestSupport {
         return new SpringApplicationBuilder(IngestApplication.class).run(args.toArray(String[]::new));
     }
 
-    static int portOf(ConfigurableApplicationContext service) {
+    public static int portOf(ConfigurableApplicationContext service) {
         return ((WebServerApplicationContext) service).getWebServer().getPort();
     }
 
-    static HttpResponse<String> get(int port, String path) {
+    public static HttpResponse<String> get(int port, String path) {
         return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).GET());
     }
 
     /** Sends with a 20 s timeout; a request that gets no answer fails the test. */
-    static HttpResponse<String> send(HttpRequest.Builder request) {
+    public static HttpResponse<String> send(HttpRequest.Builder request) {
         try {
             return HTTP.send(request.timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
         }

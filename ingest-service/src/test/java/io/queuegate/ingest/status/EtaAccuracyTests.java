@@ -1,4 +1,4 @@
-package io.queuegate.ingest.entry;
+package io.queuegate.ingest.status;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -10,13 +10,14 @@ import java.util.Random;
 import io.queuegate.core.queue.Admission;
 import io.queuegate.core.queue.AdmissionResult;
 import io.queuegate.core.queue.Keyspace;
+import io.queuegate.core.queue.LineChunk;
+import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.queue.TokenState;
 import io.queuegate.core.queue.TokenStatus;
 import io.queuegate.core.queue.TokenStatusReader;
-import io.queuegate.core.queue.LineChunk;
-import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.queue.WaitingLine;
 import io.queuegate.core.testing.TestRedis;
+import io.queuegate.ingest.LineFixture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;

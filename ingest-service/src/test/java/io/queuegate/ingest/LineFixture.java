@@ -1,4 +1,4 @@
-package io.queuegate.ingest.entry;
+package io.queuegate.ingest;
 
 import java.util.List;
 import java.util.Map;
@@ -16,25 +16,25 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * A product of its own for a test, and users put into its line as the writer does, as if their enters were records
  * 0, 1, 2... of one partition.
  */
-final class LineFixture {
+public final class LineFixture {
 
     private LineFixture() {
     }
 
     /** A product id no key of this Redis uses yet. */
-    static long freeProduct(StringRedisTemplate redis) {
+    public static long freeProduct(StringRedisTemplate redis) {
         return TestRedis.unusedProduct(redis);
     }
 
     /**
      * Writes an open queue's settings without registering it, so that no admission worker anywhere moves its line.
      */
-    static void openUnregistered(StringRedisTemplate redis, long product, int maxActive, int admitPerSecond) {
+    public static void openUnregistered(StringRedisTemplate redis, long product, int maxActive, int admitPerSecond) {
         redis.opsForHash().putAll(QueueKeys.of(product).settings(), Map.of("maxActive", Integer.toString(maxActive),
                 "admitPerSecond", Integer.toString(admitPerSecond), "entryTtlSeconds", "60", "open", "true"));
     }
 
-    static void append(StringRedisTemplate redis, long productId, List<String> userIds) {
+    public static void append(StringRedisTemplate redis, long productId, List<String> userIds) {
         long[] offsets = new long[userIds.size()];
         for (int i = 0; i < offsets.length; i++) {
             offsets[i] = i;
@@ -44,7 +44,7 @@ final class LineFixture {
     }
 
     /** The users of tokens this codec issued. */
-    static List<String> usersOf(TokenCodec codec, List<String> tokens) {
+    public static List<String> usersOf(TokenCodec codec, List<String> tokens) {
         return tokens.stream().map((token) -> codec.verify(token).orElseThrow().userId()).toList();
     }
 }

@@ -1,4 +1,4 @@
-package io.queuegate.ingest.entry;
+package io.queuegate.ingest;
 
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationPredicate;

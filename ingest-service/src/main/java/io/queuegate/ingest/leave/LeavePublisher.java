@@ -1,9 +1,12 @@
-package io.queuegate.ingest.entry;
+package io.queuegate.ingest.leave;
+
+import java.time.Duration;
 
 import io.queuegate.core.event.EntryLeft;
-import io.queuegate.core.token.EntryToken;
+import io.queuegate.core.token.Token;
 import io.queuegate.ingest.IngestProperties;
 import io.queuegate.web.ApiException;
+import io.queuegate.web.DurableTopic;
 import io.queuegate.web.DurableWrite;
 
 import org.springframework.kafka.core.KafkaTemplate;
@@ -16,21 +19,19 @@ import org.springframework.stereotype.Component;
 @Component
 class LeavePublisher {
 
-    private final KafkaTemplate<String, Object> kafka;
+    private final DurableTopic<EntryLeft> leaves;
 
-    private final IngestProperties properties;
+    private final Duration retryAfter;
 
     LeavePublisher(KafkaTemplate<String, Object> kafka, IngestProperties properties) {
-        this.kafka = kafka;
-        this.properties = properties;
+        this.leaves = new DurableTopic<>(kafka, properties.leavesTopic(), properties.publishTimeout());
+        this.retryAfter = properties.retryAfter();
     }
 
     /** @throws ApiException 503 when Kafka did not acknowledge within the publish timeout; nothing was removed */
-    void publish(EntryToken entry) {
-        DurableWrite.orUnavailable(() -> DurableWrite.send(this.kafka, this.properties.leavesTopic(),
-                Long.toString(entry.productId()),
-                new EntryLeft(entry.productId(), entry.userId(), System.currentTimeMillis()),
-                this.properties.publishTimeout()), "The leave could not be stored; nothing changed, try again.",
-                this.properties.retryAfter());
+    void publish(Token token) {
+        EntryLeft left = new EntryLeft(token.productId(), token.userId(), System.currentTimeMillis());
+        DurableWrite.orUnavailable(() -> this.leaves.send(Long.toString(token.productId()), left),
+                "The leave could not be stored; nothing changed, try again.", this.retryAfter);
     }
 }

@@ -1,4 +1,4 @@
-package io.queuegate.ingest.entry;
+package io.queuegate.ingest.status;
 
 import io.queuegate.core.queue.TokenState;
 import io.queuegate.core.queue.LineConditions;

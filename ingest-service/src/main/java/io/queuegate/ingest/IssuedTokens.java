@@ -1,0 +1,28 @@
+package io.queuegate.ingest;
+
+import io.queuegate.core.token.Token;
+import io.queuegate.core.token.TokenCodec;
+import io.queuegate.web.ApiException;
+import io.queuegate.web.ProblemCodes;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+
+/** The check a poll and a leave share: the token was issued here, for the product in the path. */
+@Component
+public class IssuedTokens {
+
+    private final TokenCodec tokens;
+
+    IssuedTokens(TokenCodec tokens) {
+        this.tokens = tokens;
+    }
+
+    /** Refuses, before any Redis access, a token this deployment did not issue for this product. */
+    public Token verify(long productId, String token) {
+        return this.tokens.verify(token)
+            .filter(verified -> verified.productId() == productId)
+            .orElseThrow(() -> new ApiException(HttpStatus.BAD_REQUEST, ProblemCodes.INVALID_TOKEN,
+                    "The token was not issued by this queue for product " + productId + "."));
+    }
+}
