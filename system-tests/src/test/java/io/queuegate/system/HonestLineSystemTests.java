@@ -250,6 +250,40 @@ class HonestLineSystemTests {
         assertThat(admittedOrder).containsExactlyElementsOf(expected);
     }
 
+    @Test
+    void aFairStartsDrawnOrderSurvivesARedisThatLostTheSale() {
+        long opensAt = System.currentTimeMillis() + 6_000;
+        // room for two: the rest stay waiting in the drawn order, and nobody else is admitted before or after the loss
+        long productId = queue("{\"maxActive\":2,\"admitPerSecond\":100,\"entryTtlSeconds\":600,\"open\":true,"
+                + "\"opensAt\":" + opensAt + "}");
+        QueueKeys keys = QueueKeys.of(productId);
+        List<String> early = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            early.add(enter(productId, "drawn-" + i));
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> queueInfo(productId).get("admittedTotal").asLong() == 2
+                && this.stack.redis.opsForStream().size(keys.audit()) == 0);
+        List<String> drawn = byPublishedOrder(queueInfo(productId).get("seed").asString(), early);
+        assertThat(drawn.subList(0, 2)).allMatch((token) -> "AVAILABLE".equals(poll(productId, token)
+            .get("status").asString()));
+        for (int i = 2; i < drawn.size(); i++) {
+            assertThat(poll(productId, drawn.get(i)).get("position").asInt()).isEqualTo(i - 1);
+        }
+
+        this.stack.redis.delete(keys.all());
+        this.stack.redis.delete(QueueKeys.LINE_EPOCH);
+
+        // back where the opening put them, not in the order they entered (drawn-0 first)
+        await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
+            .until(() -> poll(productId, drawn.getLast()).get("position").asInt() == drawn.size() - 2);
+        assertThat(drawn.subList(0, 2)).allMatch((token) -> "AVAILABLE".equals(poll(productId, token)
+            .get("status").asString()));
+        for (int i = 2; i < drawn.size(); i++) {
+            assertThat(poll(productId, drawn.get(i)).get("position").asInt()).as("drawn place %d", i - 1)
+                .isEqualTo(i - 1);
+        }
+    }
+
     /**
      * Sorted by the first 13 hex digits (52 bits) of the SHA-1 of seed + ":" + userId, as the README defines the
      * opening order.
