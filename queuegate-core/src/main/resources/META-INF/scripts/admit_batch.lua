@@ -15,13 +15,22 @@
 -- Atomic, so any number of workers may call it at once: active never exceeds maxActive. The rate is a token
 -- bucket kept in stats:{p} and refilled from elapsed time, so more workers or more ticks never admit faster.
 -- Nobody is admitted while the product is sold out (stock:{p} set and at most 0); a product without a stock key
--- is never sold out here (the booking gate decides what it sells). Nobody is admitted before opensAt.
+-- is never sold out here (the booking gate decides what it sells). Nobody is admitted before opensAt, nor on a Redis
+-- process that has not been restored since it took over the line (below).
 -- The #!lua line makes Redis refuse the script before it starts when out of memory, never halfway through.
 -- now_ms and time_ms are the shared clock (lib/clock.lua), which QueueScripts puts before this script.
 local settings = redis.call('HMGET', KEYS[3], 'maxActive', 'admitPerSecond', 'entryTtlSeconds', 'open',
   'abandonAfterSeconds', 'opensAt')
 if not settings[1] then
   return {-1}
+end
+-- A Redis process other than the one that last appended to this line (stats:{p} run: restarted or promoted since,
+-- its last writes perhaps lost) admits nobody until the restore has stamped the line (finish_restore.lua): the
+-- entries it lost come back from the log then, and admissions made on top of the older state could hold more than
+-- maxActive. One INFO per step, never per user.
+local run = redis.call('HGET', KEYS[4], 'run')
+if run and run ~= string.match(redis.call('INFO', 'server'), 'run_id:(%x+)') then
+  return {0, 0, redis.call('ZCARD', KEYS[2]), redis.call('ZCARD', KEYS[1]), 0}
 end
 -- The lease is checked, renewed or taken (when free: never held, released, or lapsed) in the step itself, so a
 -- worker that lost it to another, however late its call arrives, admits nothing: one holder per queue at a time.

@@ -56,6 +56,23 @@ class AdmitBatchScriptTests extends RedisScriptTestSupport {
     }
 
     @Test
+    void aRedisProcessThatTookOverTheLineAdmitsNobodyUntilTheRestoreStampedIt() {
+        configure(5, 100, 60, true);
+        List<String> all = tokens("t", 4);
+        this.line.append(this.product, all);
+        String run = (String) redis.opsForHash().get(this.keys.stats(), "run");
+        assertThat(run).as("the append stamps the line with the process that wrote it").isNotBlank();
+        // as a Redis restarted from a snapshot, or a promoted replica, finds the line: stamped by another process
+        redis.opsForHash().put(this.keys.stats(), "run", "0123456789abcdef0123456789abcdef01234567");
+
+        assertThat(this.admission.admit(this.product, NOW, 100)).isEqualTo(new AdmissionResult(0, 0, 0, 4));
+        assertThat(redis.hasKey(this.keys.entry())).isFalse();
+
+        redis.opsForHash().put(this.keys.stats(), "run", run);
+        assertThat(this.admission.admit(this.product, NOW, 100)).isEqualTo(new AdmissionResult(4, 0, 4, 0));
+    }
+
+    @Test
     void admitsOnlyUpToTheFreeSlots() {
         configure(5, 100, 60, true);
         List<String> all = tokens("t", 10);
