@@ -70,11 +70,7 @@ class AdmissionTicker extends PeriodicTask {
     /** One step over every queue this worker runs; logs one summary line when anything moved. */
     @Override
     protected void runOnce() {
-        long admitted = 0;
-        long expired = 0;
-        long abandoned = 0;
-        long active = 0;
-        long waiting = 0;
+        AdmissionResult total = new AdmissionResult(0, 0, 0, 0);
         int queueCount = 0;
         Map<Long, Long> waitingByProduct = new HashMap<>();
         Map<Long, Long> activeByProduct = new HashMap<>();
@@ -98,11 +94,7 @@ class AdmissionTicker extends PeriodicTask {
                 AdmissionResult result = step.get();
                 waitingByProduct.put(productId, result.waiting());
                 activeByProduct.put(productId, result.active());
-                admitted += result.admitted();
-                expired += result.expired();
-                abandoned += result.abandoned();
-                active += result.active();
-                waiting += result.waiting();
+                total = total.plus(result);
                 queueCount++;
             }
             this.share.releaseAllBut(running);
@@ -111,14 +103,14 @@ class AdmissionTicker extends PeriodicTask {
             log.warn("admission tick failed after {} queues; the next tick tries again: {}", queueCount, ex.toString());
             return;
         }
-        this.admissions.increment(admitted);
-        this.expirations.increment(expired);
-        this.abandonments.increment(abandoned);
+        this.admissions.increment(total.admitted());
+        this.expirations.increment(total.expired());
+        this.abandonments.increment(total.abandoned());
         this.waitingGauge.set(waitingByProduct);
         this.activeGauge.set(activeByProduct);
-        if (admitted > 0 || expired > 0 || abandoned > 0) {
+        if (total.changedAnything()) {
             log.info("admission tick: queues={} admitted={} expired={} abandoned={} active={} waiting={}", queueCount,
-                    admitted, expired, abandoned, active, waiting);
+                    total.admitted(), total.expired(), total.abandoned(), total.active(), total.waiting());
         }
     }
 

@@ -18,6 +18,12 @@ public record AdmissionResult(long admitted, long expired, long active, long wai
         this(admitted, expired, active, waiting, 0);
     }
 
+    /** Both steps' changes and counts added up: what a tick did over all the queues it stepped. */
+    public AdmissionResult plus(AdmissionResult other) {
+        return new AdmissionResult(this.admitted + other.admitted, this.expired + other.expired,
+                this.active + other.active, this.waiting + other.waiting, this.abandoned + other.abandoned);
+    }
+
     public boolean changedAnything() {
         return this.admitted > 0 || this.expired > 0 || this.abandoned > 0;
     }
