@@ -26,9 +26,9 @@ import org.springframework.validation.annotation.Validated;
  * @param retention how long the entries and leaves topics keep their records when ingest creates them: a Redis that
  *        loses the sale gets back only what is still there, so keep it at least as long as a sale
  * @param roundGather how long a group commit round that found fewer than {@code roundGatherBelow} enters waits for
- *        more before it is sent: the producer and the broker pay per round, not per enter, so under load a wait of
- *        1 ms doubled the enters per round and took 27 % more enters per second (docs/BENCHMARKS.md); 0 sends
- *        each round at once
+ *        more before it is sent (0: at once). The producer and the broker pay per round, not per enter: on a machine
+ *        whose CPU other work starved, 1 ms doubled the enters per round and took 27 % more enters per second; on a
+ *        quiet one it left CPU idle in a closed loop of clients and took none more (docs/BENCHMARKS.md)
  * @param roundGatherBelow the round size from which a round goes out at once
  * @param observeBurstPaths whether enters and polls get Spring's per-request HTTP observation (timer and span);
  *        off by default because it costs about 7 % of a poll's CPU (see BurstPathObservations)
@@ -47,6 +47,6 @@ public record IngestProperties(
         @DefaultValue("queuegate.leaves") @NotBlank String leavesTopic,
         @DefaultValue("7d") @NotNull Duration retention,
         @DefaultValue("false") boolean observeBurstPaths,
-        @DefaultValue("1ms") @NotNull Duration roundGather,
+        @DefaultValue("0ms") @NotNull Duration roundGather,
         @DefaultValue("64") @Min(1) int roundGatherBelow) {
 }

@@ -31,8 +31,8 @@ import org.springframework.kafka.support.SendResult;
  *
  * <p>One record per request cost the broker about 80 µs of CPU per enter and the producer a sender wake-up each;
  * a round amortises both over everyone who arrived in the meantime. The batch grows with the load by itself: a
- * round that finds fewer than {@code gatherBelow} enters waits once, for {@code gather} (1 ms by default), for
- * company, so nobody waits longer than that for a batch to fill. Only one round is in flight, which
+ * round that finds fewer than {@code gatherBelow} enters may wait once, for {@code gather} (0 by default: it goes
+ * out at once), for company, so nobody waits longer than that for a batch to fill. Only one round is in flight, which
  * keeps each product's records in acceptance order without relying on producer retries.
  *
  * <p>A round that Kafka does not acknowledge within {@code publishTimeout} fails all of its enters (the caller
