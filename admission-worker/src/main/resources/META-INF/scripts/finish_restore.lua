@@ -7,5 +7,5 @@
 -- since, with perhaps its last writes lost). The restore runs this last for each product, once the users gone,
 -- the entries, the bookings and the stock are back, and before the writer reads the log again.
 -- The #!lua line makes Redis refuse the script before it starts when out of memory, never halfway through.
-redis.call('HSET', KEYS[1], 'run', string.match(redis.call('INFO', 'server'), 'run_id:(%x+)'))
+redis.call('HSET', KEYS[1], 'run', run_id())
 return 1

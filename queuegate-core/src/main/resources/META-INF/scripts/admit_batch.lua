@@ -29,7 +29,7 @@ end
 -- entries it lost come back from the log then, and admissions made on top of the older state could hold more than
 -- maxActive. One INFO per step, never per user.
 local run = redis.call('HGET', KEYS[4], 'run')
-if run and run ~= string.match(redis.call('INFO', 'server'), 'run_id:(%x+)') then
+if run and run ~= run_id() then
   return {0, 0, redis.call('ZCARD', KEYS[2]), redis.call('ZCARD', KEYS[1]), 0}
 end
 -- The lease is checked, renewed or taken (when free: never held, released, or lapsed) in the step itself, so a

@@ -32,7 +32,7 @@
 -- now_ms and time_ms are the shared clock (lib/clock.lua), which QueueScripts puts before this script.
 local stored = redis.call('HMGET', KEYS[4], ARGV[1], 'seq', 'run')
 local applied = tonumber(stored[1] or '-1')
-local run = string.match(redis.call('INFO', 'server'), 'run_id:(%x+)')
+local run = run_id()
 if stored[3] and stored[3] ~= run then
   return {-2, applied}
 end

@@ -17,7 +17,7 @@
 -- The #!lua line makes Redis refuse the script before it starts when out of memory, never halfway through.
 -- now_ms and time_ms are the shared clock (lib/clock.lua), which QueueScripts puts before this script.
 local run = redis.call('HGET', KEYS[4], 'run')
-if run and run ~= string.match(redis.call('INFO', 'server'), 'run_id:(%x+)') then
+if run and run ~= run_id() then
   return {'RESTORING'}
 end
 local user = ARGV[1]

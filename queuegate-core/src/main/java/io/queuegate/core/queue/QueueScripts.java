@@ -12,10 +12,10 @@ import org.springframework.data.redis.core.script.RedisScript;
 public final class QueueScripts {
 
     /**
-     * What every script may call, first, as the scripts use it: the clock ({@code time_ms()}, {@code now_ms(given)})
-     * and a fair start's order ({@code fair_score(seed, user)}).
+     * What every script may call, first, as the scripts use it: the clock ({@code time_ms()}, {@code now_ms(given)}),
+     * a fair start's order ({@code fair_score(seed, user)}) and the Redis process it runs on ({@code run_id()}).
      */
-    private static final String PRELUDE = read("lib/clock") + read("lib/fair_start");
+    private static final String PRELUDE = read("lib/clock") + read("lib/fair_start") + read("lib/process");
 
     @SuppressWarnings("rawtypes")
     public static final RedisScript<List> APPEND_WAITING = of("append_waiting", List.class);
