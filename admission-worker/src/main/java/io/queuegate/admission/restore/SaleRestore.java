@@ -39,21 +39,21 @@ import org.springframework.stereotype.Component;
 /**
  * Gives a Redis that lost the sale back everything but the lines, from durable records, before the lines are
  * replayed: the queues' settings and stock settings (the compacted sale topic), the leaves (the leaves topic), the
- * admissions, expiries and abandonments (the audit topic) and the bookings (the bookings topic). So a used token stays used (its user is
- * gone before the line is replayed, and is not placed again), the stock comes back as set minus what was booked
- * since, and admitted users get their entries back instead of a place in the line, never more than were admitted.
+ * admissions, expiries and abandonments (the audit topic) and the bookings (the bookings topic). So a used token
+ * stays used (its user is gone before the line is replayed, and is not placed again), the stock comes back as set
+ * minus what was booked since, and admitted users get their entries back instead of a place in the line, never more
+ * than were admitted.
  *
  * <p>Runs only when the writer found Redis without the lines it applied, or served by another process than the one
  * it applied them to ({@code LineRebuild}), on the writer's thread, before it reads the entries topic again. On a
  * Redis that lost everything nobody can be placed, admitted or book before it is done (the queues' settings and the
- * stock are gone). On one that kept an older state, the admission tick and the counter go on with that state until
- * the restore (about a second: the writer's watch interval and the restore itself): an admission made then is kept
- * (so for that moment more than maxActive may hold an entry), and a token whose booking Redis lost could book again
- * then (both bookings stay in the log; the stock never goes below zero). Every write is idempotent, so two workers
- * restoring at once, or a restore repeated after a failure, are safe. What it cannot give back: the audit trail's
- * last changes not yet relayed when Redis lost them (up to one relay interval, 0.5 s by default): such an admission
- * is made again (the user is back at the head of the line), such an expiry or abandonment is undone (the user is
- * back in the line at the same place).
+ * stock are gone). On one that kept an older state, its lines carry another process's stamp until the restore
+ * re-stamps them ({@code finish_restore.lua}): until then it admits nobody, appends nothing and books nothing (the
+ * counter answers 503), so what it lost is back before anything new is built on it. Every write is idempotent, so
+ * two workers restoring at once, or a restore repeated after a failure, are safe. What it cannot give back: the
+ * audit trail's last changes not yet relayed when Redis lost them (up to one relay interval, 0.5 s by default): such
+ * an admission is made again (the user is back at the head of the line), such an expiry or abandonment is undone (the
+ * user is back in the line at the same place).
  */
 @Component
 public class SaleRestore {
