@@ -89,6 +89,14 @@ public final class TokenCodec {
         return Optional.of(new Token(productId, userId, token));
     }
 
+    /**
+     * Returns the token's content when this deployment issued it for {@code productId}; empty for anything else.
+     * Every caller acts on one product, so a genuine token of another product is refused like a forged one.
+     */
+    public Optional<Token> verify(String token, long productId) {
+        return verify(token).filter(verified -> verified.productId() == productId);
+    }
+
     private byte[] mac(byte[] data, int length) {
         try {
             Mac mac = (Mac) this.prototype.clone();

@@ -254,6 +254,18 @@ class TokenCodecTests {
         assertThat(forA.value()).isNotEqualTo(forB.value());
     }
 
+    @Test
+    void verifyForAProductAcceptsOnlyAGenuineTokenOfThatProduct() {
+        Token forA = this.codec.issue(1001, "carol");
+        Token forB = this.codec.issue(1002, "carol");
+        Token forged = new TokenCodec("another-secret-0123456789").issue(1001, "carol");
+
+        assertThat(this.codec.verify(forA.value(), 1001)).contains(forA);
+        assertThat(this.codec.verify(forB.value(), 1001)).isEmpty();
+        assertThat(this.codec.verify(forged.value(), 1001)).isEmpty();
+        assertThat(this.codec.verify(null, 1001)).isEmpty();
+    }
+
     @ParameterizedTest
     @NullAndEmptySource
     @ValueSource(strings = { " ", "a b", "a/b", "a\n", "\nabc", "ü", "a#b", "a{b}", "a\"b", "tab\there",
