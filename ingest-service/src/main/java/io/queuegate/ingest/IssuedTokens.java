@@ -20,8 +20,7 @@ public class IssuedTokens {
 
     /** Refuses, before any Redis access, a token this deployment did not issue for this product. */
     public Token verify(long productId, String token) {
-        return this.tokens.verify(token)
-            .filter(verified -> verified.productId() == productId)
+        return this.tokens.verify(token, productId)
             .orElseThrow(() -> new ApiException(HttpStatus.BAD_REQUEST, ProblemCodes.INVALID_TOKEN,
                     "The token was not issued by this queue for product " + productId + "."));
     }

@@ -76,9 +76,7 @@ public class EntryGate {
         if (quantity < 1 || quantity > this.properties.maxQuantity()) {
             throw new IllegalArgumentException("quantity must be 1.." + this.properties.maxQuantity());
         }
-        Token verified = this.tokens.verify(token)
-            .filter((issued) -> issued.productId() == productId)
-            .orElseThrow(GateRejectedException::notAdmitted);
+        Token verified = this.tokens.verify(token, productId).orElseThrow(GateRejectedException::notAdmitted);
         String bookingId = productId + "-" + UUID.randomUUID();
         long bookedAt = System.currentTimeMillis();
         String record = this.json.writeValueAsString(

@@ -154,9 +154,7 @@ class EntryEventListener implements DisposableBean {
             }
             int forged = 0;
             for (EntryRequested event : enters) {
-                Token genuine = this.tokens.verify(event.token())
-                    .filter(token -> token.productId() == event.productId())
-                    .orElse(null);
+                Token genuine = this.tokens.verify(event.token(), event.productId()).orElse(null);
                 if (genuine == null) {
                     forged++;
                     continue;

@@ -179,10 +179,7 @@ public class SaleRestore {
         long productId = event.path("productId").asLong();
         List<String> users = new ArrayList<>();
         for (JsonNode token : event.path("tokens")) {
-            this.tokens.verify(token.asString())
-                .filter(verified -> verified.productId() == productId)
-                .map(Token::userId)
-                .ifPresent(users::add);
+            this.tokens.verify(token.asString(), productId).map(Token::userId).ifPresent(users::add);
         }
         JsonNode expiresAt = event.path("expiresAt");
         JsonNode seed = event.path("seed");
