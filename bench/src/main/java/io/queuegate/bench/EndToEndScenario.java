@@ -41,12 +41,11 @@ final class EndToEndScenario {
         int rate = options.e2eAdmitPerSecond();
         int stock = options.e2eStock();
         long product = bench.newProduct();
-        QueueKeys keys = QueueKeys.of(product);
         bench.putQueue(product, options.e2eMaxActive(), rate, 60, true);
         bench.putStock(product, stock);
         bench.progress.phase("e2e: " + users + " users enter within " + options.e2eWindow().toSeconds() + " s, poll, get in, book "
                 + stock + " units at " + rate + "/s", options.e2eWindow().toSeconds() + stock / (double) rate + 3);
-        return Figures.typed(bench.metered(() -> new Sale(bench, product, keys, users, rate, stock).run()),
+        return Figures.typed(bench.metered(() -> new Sale(bench, product, users, rate, stock).run()),
                 EndToEndFigure.class);
     }
 
@@ -113,10 +112,10 @@ final class EndToEndScenario {
 
         private long start;
 
-        Sale(Bench bench, long product, QueueKeys keys, int users, int rate, int stock) {
+        Sale(Bench bench, long product, int users, int rate, int stock) {
             this.bench = bench;
             this.product = product;
-            this.keys = keys;
+            this.keys = QueueKeys.of(product);
             this.users = users;
             this.rate = rate;
             this.stock = stock;
