@@ -1,6 +1,7 @@
 package io.queuegate.admission;
 
 import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
 
 import org.springframework.context.SmartLifecycle;
 
@@ -8,7 +9,8 @@ import org.springframework.context.SmartLifecycle;
  * A job the worker repeats with a fixed pause between runs, started and stopped with the application. Each
  * task runs on a virtual thread of its own, so a slow run of one (the audit relay waiting for Kafka) never
  * delays another (the admission tick); a shared scheduler thread did exactly that. A run never overlaps the
- * previous one, and a failing run must not stop the next: {@link #runOnce()} handles its own errors.
+ * previous one, and a failing run must not stop the next: {@link #runOnce()} handles its own errors. A task may
+ * {@link #wake()} itself early when something it waits for has happened.
  */
 public abstract class PeriodicTask implements SmartLifecycle {
 
@@ -17,6 +19,9 @@ public abstract class PeriodicTask implements SmartLifecycle {
     private final Duration pause;
 
     private volatile Thread loop;
+
+    /** Set by {@link #wake()}: the pause after the current run, or the one under way, ends at once. */
+    private volatile boolean woken;
 
     protected PeriodicTask(String name, Duration pause) {
         this.name = name;
@@ -29,15 +34,27 @@ public abstract class PeriodicTask implements SmartLifecycle {
     public void start() {
         this.loop = Thread.ofVirtual().name(this.name).start(() -> {
             while (!Thread.currentThread().isInterrupted()) {
+                // cleared before the run: a wake that arrives during it is for something the run may have missed
+                this.woken = false;
                 runOnce();
-                try {
-                    Thread.sleep(this.pause);
-                }
-                catch (InterruptedException ex) {
-                    return;
+                long until = System.nanoTime() + this.pause.toNanos();
+                for (long left = this.pause.toNanos(); left > 0 && !this.woken; left = until - System.nanoTime()) {
+                    LockSupport.parkNanos(this, left);
+                    if (Thread.currentThread().isInterrupted()) {
+                        return;
+                    }
                 }
             }
         });
+    }
+
+    /** Runs the task now rather than at the end of its pause (or right after the run under way). */
+    protected void wake() {
+        this.woken = true;
+        Thread current = this.loop;
+        if (current != null) {
+            LockSupport.unpark(current);
+        }
     }
 
     @Override

@@ -6,11 +6,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.admission.AdmissionProperties;
 import io.queuegate.admission.PeriodicTask;
+import io.queuegate.admission.line.LinesGrew;
 import io.queuegate.core.queue.Admission;
 import io.queuegate.core.queue.AdmissionResult;
 import io.queuegate.core.queue.QueueStore;
@@ -19,6 +21,7 @@ import io.queuegate.core.queue.ScriptTime;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
 /**
@@ -28,7 +31,8 @@ import org.springframework.stereotype.Component;
  * and never exceed its capacity.
  *
  * <p>A tick costs one read of the registry (a set of product ids, never a scan of keys), one heartbeat, and one
- * script call per queue this worker runs, each bounded by {@code max-batch}.
+ * script call per queue this worker runs, each bounded by {@code max-batch}. Between ticks, a queue whose line the
+ * writer just grew is stepped at once ({@link LinesGrew}): one script call for that queue alone.
  */
 @Component
 class AdmissionTicker extends PeriodicTask {
@@ -53,6 +57,12 @@ class AdmissionTicker extends PeriodicTask {
 
     private final QueueShare share;
 
+    /** Queues whose line grew since the last run (see {@link #linesGrew}). */
+    private final Set<Long> grown = ConcurrentHashMap.newKeySet();
+
+    /** When the last step over every queue began: the first run is one. */
+    private long lastFullTick = System.nanoTime() - Long.MAX_VALUE / 2;
+
     AdmissionTicker(QueueStore queues, Admission admission, AdmissionProperties properties, MeterRegistry metrics,
             QueueShare share) {
         super("admission-tick", properties.tickInterval());
@@ -67,9 +77,32 @@ class AdmissionTicker extends PeriodicTask {
         this.activeGauge = new ProductGauge("queuegate.queue.active", "Admitted tokens holding an entry", metrics);
     }
 
-    /** One step over every queue this worker runs; logs one summary line when anything moved. */
+    /**
+     * The writer put new users into these lines: they are stepped at once, so that whoever finds free capacity is
+     * admitted now rather than at the next tick. Only these queues, and only those this worker runs; the full tick
+     * still comes at its interval.
+     */
+    @EventListener
+    void linesGrew(LinesGrew event) {
+        this.grown.addAll(event.productIds());
+        wake();
+    }
+
     @Override
     protected void runOnce() {
+        if (System.nanoTime() - this.lastFullTick >= this.properties.tickInterval().toNanos()) {
+            this.lastFullTick = System.nanoTime();
+            // every queue is stepped now, including those that grew meanwhile
+            this.grown.clear();
+            tickAll();
+        }
+        else {
+            stepGrown();
+        }
+    }
+
+    /** One step over every queue this worker runs; logs one summary line when anything moved. */
+    private void tickAll() {
         AdmissionResult total = new AdmissionResult(0, 0, 0, 0);
         int queueCount = 0;
         Map<Long, Long> waitingByProduct = new HashMap<>();
@@ -79,15 +112,8 @@ class AdmissionTicker extends PeriodicTask {
             this.share.beat();
             Set<Long> productIds = this.queues.productIds();
             for (long productId : productIds) {
-                this.share.beatIfDue();
-                if (!this.share.owns(productId)) {
-                    continue;
-                }
-                Optional<AdmissionResult> step = this.admission.admitAsHolder(productId, ScriptTime.REDIS_TIME,
-                        this.properties.maxBatch(), this.share.workerId(), this.share.leaseMillis());
-                this.share.held(productId, step.isPresent());
+                Optional<AdmissionResult> step = step(productId);
                 if (step.isEmpty()) {
-                    // its previous worker still holds it: it gives it back at its next tick, or its lease lapses
                     continue;
                 }
                 running.add(productId);
@@ -103,15 +129,50 @@ class AdmissionTicker extends PeriodicTask {
             log.warn("admission tick failed after {} queues; the next tick tries again: {}", queueCount, ex.toString());
             return;
         }
-        this.admissions.increment(total.admitted());
-        this.expirations.increment(total.expired());
-        this.abandonments.increment(total.abandoned());
+        count(total);
         this.waitingGauge.set(waitingByProduct);
         this.activeGauge.set(activeByProduct);
         if (total.changedAnything()) {
             log.info("admission tick: queues={} admitted={} expired={} abandoned={} active={} waiting={}", queueCount,
                     total.admitted(), total.expired(), total.abandoned(), total.active(), total.waiting());
         }
+    }
+
+    /** One step for each queue whose line grew since the last run; the gauges wait for the next full tick. */
+    private void stepGrown() {
+        AdmissionResult total = new AdmissionResult(0, 0, 0, 0);
+        try {
+            for (Long productId : List.copyOf(this.grown)) {
+                this.grown.remove(productId);
+                total = total.plus(step(productId).orElse(AdmissionResult.UNKNOWN_QUEUE));
+            }
+        }
+        catch (RuntimeException ex) {
+            log.warn("admission step after the line grew failed; the next tick tries again: {}", ex.toString());
+            return;
+        }
+        count(total);
+    }
+
+    /**
+     * One admission step of a queue this worker runs, empty when another worker runs it or still holds its lease
+     * (its previous worker gives it back at its next tick, or its lease lapses).
+     */
+    private Optional<AdmissionResult> step(long productId) {
+        this.share.beatIfDue();
+        if (!this.share.owns(productId)) {
+            return Optional.empty();
+        }
+        Optional<AdmissionResult> step = this.admission.admitAsHolder(productId, ScriptTime.REDIS_TIME,
+                this.properties.maxBatch(), this.share.workerId(), this.share.leaseMillis());
+        this.share.held(productId, step.isPresent());
+        return step;
+    }
+
+    private void count(AdmissionResult total) {
+        this.admissions.increment(total.admitted());
+        this.expirations.increment(total.expired());
+        this.abandonments.increment(total.abandoned());
     }
 
 }

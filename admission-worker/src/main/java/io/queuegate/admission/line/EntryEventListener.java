@@ -3,8 +3,10 @@ package io.queuegate.admission.line;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -23,6 +25,7 @@ import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.stereotype.Component;
 
@@ -74,9 +77,13 @@ class EntryEventListener implements DisposableBean {
 
     private final EnterEventReader events;
 
+    private final ApplicationEventPublisher publisher;
+
     EntryEventListener(WaitingLine line, TokenCodec tokens, AdmissionProperties properties, JsonMapper json,
-            EnterDeadLetters deadLetters, LineEpoch epoch, WriterRestart restart, MeterRegistry metrics) {
+            EnterDeadLetters deadLetters, LineEpoch epoch, WriterRestart restart, ApplicationEventPublisher publisher,
+            MeterRegistry metrics) {
         this.line = line;
+        this.publisher = publisher;
         this.events = new EnterEventReader(json);
         this.tokens = tokens;
         this.chunk = properties.appendChunk();
@@ -99,14 +106,21 @@ class EntryEventListener implements DisposableBean {
                     + "rebuild them");
         }
         ChunkSender sender = new ChunkSender(this.line, this.epoch);
+        Set<Long> products = ConcurrentHashMap.newKeySet();
         CompletableFuture<Void> sent = CompletableFuture.completedFuture(null);
         for (int from = 0; from < records.size(); from += this.chunk) {
             List<ConsumerRecord<String, byte[]>> chunk = records.subList(from, Math.min(records.size(),
                     from + this.chunk));
             CompletableFuture<Map<LineSource, LineChunkBuilder>> verified = CompletableFuture
-                .supplyAsync(() -> byProduct(chunk), this.steps);
+                .supplyAsync(() -> byProduct(chunk), this.steps)
+                .whenComplete((groups, failure) -> {
+                    if (groups != null) {
+                        groups.keySet().forEach((source) -> products.add(source.productId()));
+                    }
+                });
             sent = sent.thenCombineAsync(verified, (previous, groups) -> sender.send(groups.values()), this.steps);
         }
+        long added = 0;
         try {
             // every chunk handed to Redis, in order, before any failure is looked at
             sent.join();
@@ -115,7 +129,8 @@ class EntryEventListener implements DisposableBean {
             throw ex.getCause() instanceof RuntimeException cause ? cause : ex;
         }
         finally {
-            this.appended.increment(sender.awaitAdded());
+            added = sender.awaitAdded();
+            this.appended.increment(added);
         }
         if (sender.redisRestarted()) {
             // The epoch was read before the chunks went out, and Redis restarted after it (the chunks were queued
@@ -132,6 +147,9 @@ class EntryEventListener implements DisposableBean {
         }
         // the first failed or refused chunk: the error handler retries the whole batch, and the line skips what is in
         sender.throwFirstFailure();
+        if (added > 0) {
+            this.publisher.publishEvent(new LinesGrew(products));
+        }
     }
 
     @Override
