@@ -37,8 +37,9 @@ public abstract class PeriodicTask implements SmartLifecycle {
                 // cleared before the run: a wake that arrives during it is for something the run may have missed
                 this.woken = false;
                 runOnce();
-                long until = System.nanoTime() + this.pause.toNanos();
-                for (long left = this.pause.toNanos(); left > 0 && !this.woken; left = until - System.nanoTime()) {
+                long pauseNanos = nextPause().toNanos();
+                long until = System.nanoTime() + pauseNanos;
+                for (long left = pauseNanos; left > 0 && !this.woken; left = until - System.nanoTime()) {
                     LockSupport.parkNanos(this, left);
                     if (Thread.currentThread().isInterrupted()) {
                         return;
@@ -46,6 +47,11 @@ public abstract class PeriodicTask implements SmartLifecycle {
                 }
             }
         });
+    }
+
+    /** The pause after the run that just ended: the task's pause unless the task knows better. */
+    protected Duration nextPause() {
+        return this.pause;
     }
 
     /** Runs the task now rather than at the end of its pause (or right after the run under way). */

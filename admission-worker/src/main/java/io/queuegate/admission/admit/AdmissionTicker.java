@@ -1,5 +1,6 @@
 package io.queuegate.admission.admit;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -60,12 +61,14 @@ class AdmissionTicker extends PeriodicTask {
     /** Queues whose line grew since the last run (see {@link #linesGrew}). */
     private final Set<Long> grown = ConcurrentHashMap.newKeySet();
 
-    /** When the last step over every queue began: the first run is one. */
-    private long lastFullTick = System.nanoTime() - Long.MAX_VALUE / 2;
+    /** When the last step over every queue ended; the next is due a tick interval later. */
+    private long fullTickEnded;
 
     AdmissionTicker(QueueStore queues, Admission admission, AdmissionProperties properties, MeterRegistry metrics,
             QueueShare share) {
         super("admission-tick", properties.tickInterval());
+        // as if a full tick had ended one interval ago: the first run is one
+        this.fullTickEnded = System.nanoTime() - properties.tickInterval().toNanos();
         this.share = share;
         this.queues = queues;
         this.admission = admission;
@@ -90,15 +93,25 @@ class AdmissionTicker extends PeriodicTask {
 
     @Override
     protected void runOnce() {
-        if (System.nanoTime() - this.lastFullTick >= this.properties.tickInterval().toNanos()) {
-            this.lastFullTick = System.nanoTime();
+        if (untilFullTick() <= 0) {
             // every queue is stepped now, including those that grew meanwhile
             this.grown.clear();
             tickAll();
+            this.fullTickEnded = System.nanoTime();
         }
         else {
             stepGrown();
         }
+    }
+
+    /** After a step of grown queues, only what is left of the interval: wake-ups never put the full tick off. */
+    @Override
+    protected Duration nextPause() {
+        return Duration.ofNanos(Math.max(0, untilFullTick()));
+    }
+
+    private long untilFullTick() {
+        return this.properties.tickInterval().toNanos() - (System.nanoTime() - this.fullTickEnded);
     }
 
     /** One step over every queue this worker runs; logs one summary line when anything moved. */
