@@ -157,7 +157,10 @@ class AdmissionTicker extends PeriodicTask {
         try {
             for (Long productId : List.copyOf(this.grown)) {
                 this.grown.remove(productId);
-                total = total.plus(step(productId).orElse(AdmissionResult.UNKNOWN_QUEUE));
+                Optional<AdmissionResult> step = step(productId);
+                if (step.isPresent()) {
+                    total = total.plus(step.get());
+                }
             }
         }
         catch (RuntimeException ex) {

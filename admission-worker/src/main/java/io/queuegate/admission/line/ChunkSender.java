@@ -3,8 +3,10 @@ package io.queuegate.admission.line;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -91,6 +93,18 @@ final class ChunkSender {
             .filter(answer -> answer.isDone() && !answer.isCompletedExceptionally())
             .mapToLong(answer -> answer.join().added())
             .sum();
+    }
+
+    /** The products whose lines took in users in this batch: those of the answered chunks that added any. */
+    Set<Long> grownProducts() {
+        Set<Long> grown = new HashSet<>();
+        for (int i = 0; i < this.answers.size(); i++) {
+            CompletableFuture<AppendResult> answer = this.answers.get(i);
+            if (answer.isDone() && !answer.isCompletedExceptionally() && answer.join().added() > 0) {
+                grown.add(this.sources.get(i).productId());
+            }
+        }
+        return grown;
     }
 
     /**

@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -106,21 +105,14 @@ class EntryEventListener implements DisposableBean {
                     + "rebuild them");
         }
         ChunkSender sender = new ChunkSender(this.line, this.epoch);
-        Set<Long> products = ConcurrentHashMap.newKeySet();
         CompletableFuture<Void> sent = CompletableFuture.completedFuture(null);
         for (int from = 0; from < records.size(); from += this.chunk) {
             List<ConsumerRecord<String, byte[]>> chunk = records.subList(from, Math.min(records.size(),
                     from + this.chunk));
             CompletableFuture<Map<LineSource, LineChunkBuilder>> verified = CompletableFuture
-                .supplyAsync(() -> byProduct(chunk), this.steps)
-                .whenComplete((groups, failure) -> {
-                    if (groups != null) {
-                        groups.keySet().forEach((source) -> products.add(source.productId()));
-                    }
-                });
+                .supplyAsync(() -> byProduct(chunk), this.steps);
             sent = sent.thenCombineAsync(verified, (previous, groups) -> sender.send(groups.values()), this.steps);
         }
-        long added = 0;
         try {
             // every chunk handed to Redis, in order, before any failure is looked at
             sent.join();
@@ -129,8 +121,7 @@ class EntryEventListener implements DisposableBean {
             throw ex.getCause() instanceof RuntimeException cause ? cause : ex;
         }
         finally {
-            added = sender.awaitAdded();
-            this.appended.increment(added);
+            this.appended.increment(sender.awaitAdded());
         }
         if (sender.redisRestarted()) {
             // The epoch was read before the chunks went out, and Redis restarted after it (the chunks were queued
@@ -147,8 +138,9 @@ class EntryEventListener implements DisposableBean {
         }
         // the first failed or refused chunk: the error handler retries the whole batch, and the line skips what is in
         sender.throwFirstFailure();
-        if (added > 0) {
-            this.publisher.publishEvent(new LinesGrew(products));
+        Set<Long> grown = sender.grownProducts();
+        if (!grown.isEmpty()) {
+            this.publisher.publishEvent(new LinesGrew(grown));
         }
     }
 
