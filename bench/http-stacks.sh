@@ -77,6 +77,10 @@ drive() { # kind app seconds -> "requests cpu_ticks"
     echo "$(echo "$out" | awk '/requests in/ {print $1}') $((after - before))"
 }
 
+median() { # numbers separated by spaces on stdin -> their median
+    tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'
+}
+
 ticks=$(getconf CLK_TCK)
 log "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); ${WARMUP}s warm-up, ${ROUNDS} x ${DURATION}s rounds"
 printf '| Stack | Request | Requests/s (median) | ÷ plain no-op | CPU µs per request (median) | ÷ plain no-op |\n'
@@ -91,7 +95,6 @@ for kind in POST GET; do
             CPUS[$app]+="$(echo "$cpu * 1000000 / $ticks / $requests" | bc -l) "
         done
     done
-    median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
     base_rate=$(echo "${RATES[plain-noop]}" | median)
     base_cpu=$(echo "${CPUS[plain-noop]}" | median)
     for app in "${APPS[@]}"; do
