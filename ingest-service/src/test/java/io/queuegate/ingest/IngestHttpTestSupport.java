@@ -17,7 +17,6 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.kafka.test.context.EmbeddedKafka;
@@ -61,8 +60,9 @@ public abstract class IngestHttpTestSupport {
         return new SpringApplicationBuilder(IngestApplication.class).run(args.toArray(String[]::new));
     }
 
+    /** The port the service answers on: its HTTP front's, which takes the service port. */
     public static int portOf(ConfigurableApplicationContext service) {
-        return ((WebServerApplicationContext) service).getWebServer().getPort();
+        return service.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
     }
 
     public static HttpResponse<String> get(int port, String path) {

@@ -58,6 +58,11 @@ public class ApiException extends RuntimeException {
         return new ApiException(HttpStatus.BAD_REQUEST, ProblemCodes.INVALID_REQUEST, detail);
     }
 
+    /** Redis did not answer in time or refused: the client may retry; nothing was half-written by a script. */
+    public static ApiException storeUnavailable() {
+        return unavailable("The queue store is not answering; try again shortly.", Duration.ofSeconds(1));
+    }
+
     public static ApiException unavailable(String detail, Duration retryAfter) {
         return new ApiException(HttpStatus.SERVICE_UNAVAILABLE, ProblemCodes.UNAVAILABLE, detail, retryAfter);
     }

@@ -27,9 +27,6 @@ public class ApiProblemHandler extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ApiProblemHandler.class);
 
-    /** How long a client should wait after Redis failed to answer. */
-    private static final String STORE_RETRY_AFTER_SECONDS = "1";
-
     private final MeterRegistry registry;
 
     public ApiProblemHandler(ObjectProvider<MeterRegistry> registry) {
@@ -55,12 +52,9 @@ public class ApiProblemHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(DataAccessException.class)
     ResponseEntity<ProblemDetail> handleStoreFailure(DataAccessException ex) {
         log.warn("Redis failed: {}", ex.getMessage());
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE,
-                "The queue store is not answering; try again shortly.");
-        problem.setProperty("code", ProblemCodes.UNAVAILABLE);
-        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
-            .header(HttpHeaders.RETRY_AFTER, STORE_RETRY_AFTER_SECONDS)
-            .body(counted(problem));
+        ResponseEntity<ProblemDetail> response = ApiException.storeUnavailable().toResponse();
+        counted(response.getBody());
+        return response;
     }
 
     /** A body cut off at the size limit is too large, not malformed. */

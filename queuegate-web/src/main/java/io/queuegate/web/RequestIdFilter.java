@@ -30,8 +30,7 @@ public class RequestIdFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        String presented = request.getHeader(HEADER);
-        String requestId = presented != null && SANE.matcher(presented).matches() ? presented : newId();
+        String requestId = idFor(request.getHeader(HEADER));
         response.setHeader(HEADER, requestId);
         MDC.put(MDC_KEY, requestId);
         try {
@@ -40,6 +39,11 @@ public class RequestIdFilter extends OncePerRequestFilter {
         finally {
             MDC.remove(MDC_KEY);
         }
+    }
+
+    /** The id of a request that presented this {@code X-Request-Id} (or null): it when it is sane, a new one otherwise. */
+    public static String idFor(String presented) {
+        return presented != null && SANE.matcher(presented).matches() ? presented : newId();
     }
 
     /** The current request's id, or a new one outside a request. */

@@ -23,7 +23,6 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -110,7 +109,8 @@ final class Stack {
     }
 
     static String url(ConfigurableApplicationContext context, String path) {
-        int port = ((WebServerApplicationContext) context).getWebServer().getPort();
+        // the port a service answers on: ingest's HTTP front, which takes the service port, or the web server's
+        int port = context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
         return "http://127.0.0.1:" + port + path;
     }
 

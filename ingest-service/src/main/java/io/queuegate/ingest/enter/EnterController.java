@@ -1,13 +1,7 @@
 package io.queuegate.ingest.enter;
 
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.queuegate.core.event.EntriesRequested.Entry;
-import io.queuegate.core.queue.TokenStatus;
-import io.queuegate.core.token.Token;
-import io.queuegate.core.token.TokenCodec;
+import io.queuegate.ingest.Completions;
 import io.queuegate.ingest.EntriesResource;
-import io.queuegate.web.ApiException;
 import io.queuegate.web.ProductIds;
 import io.queuegate.web.RequestIdFilter;
 import io.swagger.v3.oas.annotations.Operation;
@@ -26,26 +20,17 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.ResponseStatus;
 
-/** Enters a product's line: the token is answered once Kafka holds the enter event. */
+/**
+ * Enters a product's line: the token is answered once Kafka holds the enter event. On a running service the HTTP front
+ * ({@link EnterRoute}) answers well-formed enters itself; this controller answers the rest and describes the API.
+ */
 @EntriesResource
 class EnterController {
 
-    private final TokenCodec tokens;
+    private final Enters enters;
 
-    private final QueueDirectory queues;
-
-    private final EnterPublisher publisher;
-
-    private final MeterRegistry metrics;
-
-    private final Counter accepted;
-
-    EnterController(TokenCodec tokens, QueueDirectory queues, EnterPublisher publisher, MeterRegistry metrics) {
-        this.tokens = tokens;
-        this.queues = queues;
-        this.publisher = publisher;
-        this.metrics = metrics;
-        this.accepted = metrics.counter("queuegate.enters", "outcome", "accepted");
+    EnterController(Enters enters) {
+        this.enters = enters;
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -62,20 +47,10 @@ class EnterController {
     EntryAccepted enter(@PathVariable("productId") String productIdText, @Valid @RequestBody EnterRequest request,
             HttpServletResponse response) {
         long productId = ProductIds.parse(productIdText);
-        Token token;
-        try {
-            this.queues.requireOpen(productId);
-            token = this.tokens.issue(productId, request.userId());
-            this.publisher.publish(productId, new Entry(token.value(), token.userId(), RequestIdFilter.current(),
-                    System.currentTimeMillis()));
-        }
-        catch (ApiException ex) {
-            this.metrics.counter("queuegate.enters", "outcome", ex.code()).increment();
-            throw ex;
-        }
-        this.accepted.increment();
+        EntryAccepted accepted = Completions.await(this.enters.enter(productId, request.userId(),
+                RequestIdFilter.current()));
         // the body itself, not a ResponseEntity, for the reason given at StatusController.status()
-        response.setHeader(HttpHeaders.LOCATION, "/api/v1/queues/" + productId + "/entries/" + token.value());
-        return new EntryAccepted(token.value(), productId, TokenStatus.PENDING);
+        response.setHeader(HttpHeaders.LOCATION, Enters.location(accepted));
+        return accepted;
     }
 }

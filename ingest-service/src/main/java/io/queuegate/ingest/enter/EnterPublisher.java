@@ -1,6 +1,7 @@
 package io.queuegate.ingest.enter;
 
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Semaphore;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -40,26 +41,22 @@ class EnterPublisher implements DisposableBean {
                 properties.maxEntriesPerRecord(), properties.roundGather(), properties.roundGatherBelow(), metrics);
     }
 
-    void publish(long productId, Entry entry) {
+    /**
+     * Completes once Kafka acknowledged the event, or fails with the {@link ApiException} to answer (503). Never
+     * blocks: the HTTP front answers from the completion, a servlet request thread waits for it.
+     */
+    CompletableFuture<Void> publish(long productId, Entry entry) {
         if (!this.inFlight.tryAcquire()) {
-            throw ApiException.unavailable("Too many enters are in flight; try again shortly.",
-                    this.properties.retryAfter());
+            return CompletableFuture.failedFuture(ApiException.unavailable(
+                    "Too many enters are in flight; try again shortly.", this.properties.retryAfter()));
         }
-        try {
-            // untimed: the group commit fails a round after publishTimeout, so this wait is bounded, and a timed
-            // wait would cost a virtual thread a timer registration on every enter
-            this.groupCommit.submit(productId, entry).get();
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw notStored(ex);
-        }
-        catch (ExecutionException ex) {
-            throw notStored(ex.getCause());
-        }
-        finally {
+        return this.groupCommit.submit(productId, entry).handle((stored, failure) -> {
             this.inFlight.release();
-        }
+            if (failure != null) {
+                throw notStored(failure instanceof CompletionException ? failure.getCause() : failure);
+            }
+            return null;
+        });
     }
 
     private ApiException notStored(Throwable cause) {

@@ -55,6 +55,11 @@ class QueueDirectory {
             });
     }
 
+    /** Whether the queue's state is in memory, so that {@link #requireOpen} answers without reading Redis. */
+    boolean knows(long productId) {
+        return this.cache.getIfPresent(productId) != null;
+    }
+
     /** Throws the problem a client should see unless the queue takes new entries. */
     void requireOpen(long productId) {
         switch (this.cache.get(productId)) {

@@ -1,18 +1,9 @@
 package io.queuegate.ingest.status;
 
-import java.time.Duration;
-import java.util.EnumMap;
-import java.util.Map;
-
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.queuegate.core.queue.TokenState;
-import io.queuegate.core.queue.TokenStatus;
 import io.queuegate.core.token.Token;
+import io.queuegate.ingest.Completions;
 import io.queuegate.ingest.EntriesResource;
 import io.queuegate.ingest.IssuedTokens;
-import io.queuegate.web.ApiException;
-import io.queuegate.web.ProblemCodes;
 import io.queuegate.web.ProductIds;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -20,11 +11,13 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 
-/** Answers a poll of a place: its status, position, ETA and when to poll next. */
+/**
+ * Answers a poll of a place: its status, position, ETA and when to poll next. On a running service the HTTP front
+ * ({@link StatusRoute}) answers polls itself; this controller answers them on the servlet stack and describes the API.
+ */
 @EntriesResource
 class StatusController {
 
@@ -32,14 +25,12 @@ class StatusController {
 
     private final PollCoalescer statuses;
 
-    private final Map<TokenStatus, Counter> polls = new EnumMap<>(TokenStatus.class);
+    private final StatusAnswers answers;
 
-    StatusController(IssuedTokens issued, PollCoalescer statuses, MeterRegistry metrics) {
+    StatusController(IssuedTokens issued, PollCoalescer statuses, StatusAnswers answers) {
         this.issued = issued;
         this.statuses = statuses;
-        for (TokenStatus status : TokenStatus.values()) {
-            this.polls.put(status, metrics.counter("queuegate.status.polls", "status", status.name()));
-        }
+        this.answers = answers;
     }
 
     @GetMapping("/{token}")
@@ -59,25 +50,14 @@ class StatusController {
             HttpServletResponse response) {
         long productId = ProductIds.parse(productIdText);
         Token verified = this.issued.verify(productId, token);
-        TokenState state = this.statuses.read(verified);
-        Long pollAfterMs = PollPolicy.pollAfterMs(state, System.currentTimeMillis());
-        if (pollAfterMs != null && PollPolicy.tooSoon(state, pollAfterMs)) {
-            throw new ApiException(HttpStatus.TOO_MANY_REQUESTS, ProblemCodes.POLLED_TOO_SOON,
-                    "Polled far sooner than told; the place is kept. Poll again after Retry-After.",
-                    Duration.ofMillis(pollAfterMs));
-        }
-        this.polls.get(state.status()).increment();
-        boolean waiting = state.status() == TokenStatus.WAITING;
-        boolean available = state.status() == TokenStatus.AVAILABLE;
-        if (pollAfterMs != null) {
-            response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString((pollAfterMs + 999) / 1000));
+        EntryStatusResponse answer = this.answers.answer(verified,
+                Completions.await(this.statuses.read(verified)));
+        String retryAfter = StatusAnswers.retryAfter(answer);
+        if (retryAfter != null) {
+            response.setHeader(HttpHeaders.RETRY_AFTER, retryAfter);
         }
         // the body itself, not a ResponseEntity: Spring flushes a ResponseEntity before the request ends, which
         // makes Tomcat send it chunked in two writes instead of one with a length (28 µs of a poll's CPU)
-        boolean placed = waiting && state.position() > 0;
-        return new EntryStatusResponse(verified.value(), productId, state.status(),
-                placed ? state.position() : null, placed ? PollPolicy.etaSeconds(state) : null,
-                available ? state.expiresAt() : null, pollAfterMs,
-                state.line().opensAt() > 0 ? state.line().opensAt() : null);
+        return answer;
     }
 }

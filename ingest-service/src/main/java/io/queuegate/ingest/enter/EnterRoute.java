@@ -1,0 +1,108 @@
+package io.queuegate.ingest.enter;
+
+import java.util.Locale;
+
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.queuegate.core.token.UserIds;
+import io.queuegate.ingest.IngestProperties;
+import io.queuegate.ingest.front.FastPath;
+import io.queuegate.ingest.front.FrontReplies;
+import io.queuegate.ingest.front.SameOrigin;
+import io.queuegate.ingest.front.ServletBackend;
+import io.queuegate.web.ApiException;
+import io.queuegate.web.ProductIds;
+import reactor.core.publisher.Mono;
+import reactor.netty.http.server.HttpServerRequest;
+import reactor.netty.http.server.HttpServerResponse;
+import reactor.netty.http.server.HttpServerRoutes;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.stereotype.Component;
+
+/**
+ * {@code POST /api/v1/queues/{productId}/entries} on the front: a well-formed enter of a queue ingest knows is
+ * answered from Kafka's acknowledgement without a thread waiting for it. Anything else (another media type, a body
+ * that is too large, malformed or invalid, a queue not yet read from Redis, a cross-origin call) goes to
+ * {@link EnterController}, whose answer is the service's.
+ */
+@Component
+class EnterRoute implements FastPath {
+
+    private static final String PATH = "/api/v1/queues/{productId}/entries";
+
+    private final Enters enters;
+
+    private final JsonMapper json;
+
+    private final FrontReplies replies;
+
+    private final long maxBodyBytes;
+
+    EnterRoute(Enters enters, JsonMapper json, FrontReplies replies, IngestProperties properties) {
+        this.enters = enters;
+        this.json = json;
+        this.replies = replies;
+        this.maxBodyBytes = properties.maxBodyBytes();
+    }
+
+    @Override
+    public void addTo(HttpServerRoutes routes, ServletBackend backend) {
+        routes.post(PATH, (request, response) -> enter(request, response, backend));
+    }
+
+    private Mono<Void> enter(HttpServerRequest request, HttpServerResponse response, ServletBackend backend) {
+        var headers = request.requestHeaders();
+        int length = headers.getInt(HttpHeaderNames.CONTENT_LENGTH, -1);
+        if (!isJson(headers.get(HttpHeaderNames.CONTENT_TYPE)) || length <= 0 || length > this.maxBodyBytes
+                || !SameOrigin.test(request)) {
+            return backend.forward(request, response);
+        }
+        String requestId = FrontReplies.requestId(request);
+        long productId;
+        try {
+            productId = ProductIds.parse(request.param("productId"));
+        }
+        catch (ApiException ex) {
+            return backend.forward(request, response);
+        }
+        if (!this.enters.knowsQueue(productId)) {
+            // its first enter reads the queue from Redis: on a request thread of the servlet stack, not here
+            return backend.forward(request, response);
+        }
+        return request.receive().aggregate().asByteArray().flatMap((body) -> {
+            String userId = userId(body);
+            if (userId == null) {
+                return backend.forward(request, response, body);
+            }
+            return Mono.fromFuture(this.enters.enter(productId, userId, requestId))
+                .flatMap((accepted) -> {
+                    response.header(HttpHeaders.LOCATION, Enters.location(accepted));
+                    return this.replies.answer(response, HttpResponseStatus.ACCEPTED, requestId, accepted);
+                })
+                .onErrorResume((failure) -> this.replies.failure(request, response, requestId, failure));
+        });
+    }
+
+    /** The body's user id when the body is a valid enter request; null for whatever the servlet stack must refuse. */
+    private String userId(byte[] body) {
+        try {
+            EnterRequest request = this.json.readValue(body, EnterRequest.class);
+            return request != null && UserIds.isValid(request.userId()) ? request.userId() : null;
+        }
+        catch (JacksonException ex) {
+            return null;
+        }
+    }
+
+    private static boolean isJson(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        int parameters = contentType.indexOf(';');
+        String type = (parameters < 0 ? contentType : contentType.substring(0, parameters)).trim();
+        return type.toLowerCase(Locale.ROOT).equals("application/json");
+    }
+}

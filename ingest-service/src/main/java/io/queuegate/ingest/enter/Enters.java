@@ -1,0 +1,82 @@
+package io.queuegate.ingest.enter;
+
+import java.util.concurrent.CompletableFuture;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.queuegate.core.event.EntriesRequested.Entry;
+import io.queuegate.core.queue.TokenStatus;
+import io.queuegate.core.token.Token;
+import io.queuegate.core.token.TokenCodec;
+import io.queuegate.ingest.Completions;
+import io.queuegate.web.ApiException;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * An enter, whichever HTTP stack took it: the queue must be open, the token is issued, and the answer completes once
+ * Kafka holds the enter event. Counts every enter by outcome ({@code queuegate.enters}).
+ */
+@Component
+class Enters {
+
+    private final TokenCodec tokens;
+
+    private final QueueDirectory queues;
+
+    private final EnterPublisher publisher;
+
+    private final MeterRegistry metrics;
+
+    private final Counter accepted;
+
+    Enters(TokenCodec tokens, QueueDirectory queues, EnterPublisher publisher, MeterRegistry metrics) {
+        this.tokens = tokens;
+        this.queues = queues;
+        this.publisher = publisher;
+        this.metrics = metrics;
+        this.accepted = metrics.counter("queuegate.enters", "outcome", "accepted");
+    }
+
+    /**
+     * Enters the user; completes with the answer once Kafka acknowledged the event, or fails with the
+     * {@link ApiException} to answer. Reads the queue's state from Redis only when ingest does not know the queue yet.
+     */
+    CompletableFuture<EntryAccepted> enter(long productId, String userId, String requestId) {
+        Token token;
+        try {
+            this.queues.requireOpen(productId);
+            token = this.tokens.issue(productId, userId);
+        }
+        catch (ApiException ex) {
+            return refused(ex);
+        }
+        Entry entry = new Entry(token.value(), token.userId(), requestId, System.currentTimeMillis());
+        return this.publisher.publish(productId, entry).handle((stored, failure) -> {
+            if (failure != null) {
+                if (Completions.cause(failure) instanceof ApiException refusal) {
+                    this.metrics.counter("queuegate.enters", "outcome", refusal.code()).increment();
+                }
+                throw Completions.cause(failure) instanceof RuntimeException runtime ? runtime
+                        : new IllegalStateException(failure);
+            }
+            this.accepted.increment();
+            return new EntryAccepted(token.value(), productId, TokenStatus.PENDING);
+        });
+    }
+
+    /** Whether an enter of this product is decided without a Redis read (the queue's state is cached). */
+    boolean knowsQueue(long productId) {
+        return this.queues.knows(productId);
+    }
+
+    /** Where the entry's status is polled: the Location of the 202. */
+    static String location(EntryAccepted accepted) {
+        return "/api/v1/queues/" + accepted.productId() + "/entries/" + accepted.token();
+    }
+
+    private CompletableFuture<EntryAccepted> refused(ApiException ex) {
+        this.metrics.counter("queuegate.enters", "outcome", ex.code()).increment();
+        return CompletableFuture.failedFuture(ex);
+    }
+}

@@ -1,0 +1,149 @@
+package io.queuegate.ingest.front;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.netty.DisposableServer;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.http.server.HttpServer;
+import reactor.netty.resources.ConnectionProvider;
+import reactor.netty.resources.LoopResources;
+
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.MutablePropertySources;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Reactor Netty on the service port ({@code server.port}, {@code server.address}). Enters and polls, the two requests
+ * a burst is made of, are answered by their {@link FastPath}s on the front's event loops; everything else goes to the
+ * servlet stack, which Spring Boot starts as usual but on a loopback port of its own ({@link ServletBackend}).
+ *
+ * <p>Why: on two cores Reactor Netty alone answers a request for half the CPU of Spring MVC on Tomcat, and the waits
+ * for Kafka's acknowledgement and for Redis cost a future each instead of a parked thread (docs/BENCHMARKS.md, "The
+ * HTTP stack").
+ *
+ * <p>Started after the servlet stack and stopped before it, so it never hands a request to a stack that is not there;
+ * a stop lets the requests in flight finish. Once bound, {@code local.server.port} is the front's port, as it is the
+ * port the service answers on; {@code local.servlet-backend.port} is the servlet stack's.
+ */
+public final class IngestFront implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(IngestFront.class);
+
+    /** After the web server's start and graceful shutdown phases: started after it, stopped before it. */
+    static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 512;
+
+    private final ApplicationContext context;
+
+    private final ConfigurableEnvironment environment;
+
+    private final FrontProperties properties;
+
+    private final List<FastPath> paths;
+
+    private final FrontReplies replies;
+
+    private volatile DisposableServer server;
+
+    private LoopResources loops;
+
+    private ConnectionProvider backendConnections;
+
+    IngestFront(ApplicationContext context, ConfigurableEnvironment environment, FrontProperties properties,
+            List<FastPath> paths, FrontReplies replies) {
+        this.context = context;
+        this.environment = environment;
+        this.properties = properties;
+        this.paths = paths;
+        this.replies = replies;
+    }
+
+    @Override
+    public void start() {
+        int backendPort = ((WebServerApplicationContext) this.context).getWebServer().getPort();
+        int threads = this.properties.ioThreads() > 0 ? this.properties.ioThreads()
+                : Runtime.getRuntime().availableProcessors();
+        this.loops = LoopResources.create("ingest-front", threads, true);
+        this.backendConnections = ConnectionProvider.builder("servlet-backend")
+            .maxConnections(this.properties.backendConnections())
+            // below Tomcat's keep-alive timeout, so a connection is never reused as Tomcat closes it
+            .maxIdleTime(Duration.ofSeconds(10))
+            .build();
+        ServletBackend backend = new ServletBackend(HttpClient.create(this.backendConnections)
+            .runOn(this.loops)
+            .host("127.0.0.1")
+            .port(backendPort), this.replies);
+        DataSize maxHeaders = this.environment.getProperty("server.max-http-request-header-size", DataSize.class,
+                DataSize.ofKilobytes(8));
+        this.server = HttpServer.create()
+            .runOn(this.loops)
+            .host(this.environment.getProperty("server.address", "0.0.0.0"))
+            .port(this.environment.getProperty("server.port", Integer.class, 8080))
+            .idleTimeout(this.properties.idleTimeout())
+            .httpRequestDecoder((decoder) -> decoder.maxHeaderSize((int) maxHeaders.toBytes()))
+            .route((routes) -> {
+                for (FastPath path : this.paths) {
+                    path.addTo(routes, backend);
+                }
+                routes.route((request) -> true, backend::forward);
+            })
+            .bindNow();
+        setPort("local.server.port", this.server.port());
+        setPort("local.servlet-backend.port", backendPort);
+        log.info("Front answering on port {} ({} fast paths), the servlet stack behind it on 127.0.0.1:{}",
+                this.server.port(), this.paths.size(), backendPort);
+    }
+
+    @Override
+    public void stop() {
+        DisposableServer running = this.server;
+        if (running == null) {
+            return;
+        }
+        this.server = null;
+        running.disposeNow(this.environment.getProperty("spring.lifecycle.timeout-per-shutdown-phase",
+                Duration.class, Duration.ofSeconds(30)));
+        this.backendConnections.dispose();
+        this.loops.dispose();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return this.server != null;
+    }
+
+    @Override
+    public int getPhase() {
+        return PHASE;
+    }
+
+    /** The port the front answers on. */
+    public int port() {
+        DisposableServer running = this.server;
+        if (running == null) {
+            throw new IllegalStateException("the front is not running");
+        }
+        return running.port();
+    }
+
+    /** As Spring Boot records the web server's port, in the same property source. */
+    @SuppressWarnings("unchecked")
+    private void setPort(String property, int port) {
+        MutablePropertySources sources = this.environment.getPropertySources();
+        if (!(sources.get("server.ports") instanceof MapPropertySource ports)) {
+            Map<String, Object> map = new HashMap<>();
+            sources.addFirst(new MapPropertySource("server.ports", map));
+            map.put(property, port);
+            return;
+        }
+        ((Map<String, Object>) ports.getSource()).put(property, port);
+    }
+}

@@ -1,0 +1,99 @@
+package io.queuegate.ingest.front;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.queuegate.web.ApiException;
+import org.reactivestreams.Publisher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.http.server.HttpServerRequest;
+import reactor.netty.http.server.HttpServerResponse;
+
+/**
+ * The servlet stack behind the front (Spring MVC on Tomcat, on a loopback port): every request no fast path answers
+ * is handed to it as it came, and its answer goes back as it was given. So the page, leave, the API description,
+ * the probes and every refusal of a malformed request are the servlet stack's own; the front adds only
+ * {@code X-Forwarded-For}.
+ */
+public final class ServletBackend {
+
+    private static final Logger log = LoggerFactory.getLogger(ServletBackend.class);
+
+    /** Headers of one connection, not of the request: each side of the front has its own (RFC 9110, 7.6.1). */
+    private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "proxy-connection",
+            "transfer-encoding", "te", "trailer", "upgrade", "expect");
+
+    private static final Duration RETRY_AFTER = Duration.ofSeconds(1);
+
+    private final HttpClient client;
+
+    private final FrontReplies replies;
+
+    ServletBackend(HttpClient client, FrontReplies replies) {
+        this.client = client;
+        this.replies = replies;
+    }
+
+    /** Hands the request, its body unread, to the servlet stack. */
+    public Mono<Void> forward(HttpServerRequest request, HttpServerResponse response) {
+        HttpHeaders headers = request.requestHeaders();
+        boolean hasBody = headers.contains(HttpHeaderNames.TRANSFER_ENCODING)
+                || headers.getInt(HttpHeaderNames.CONTENT_LENGTH, 0) > 0;
+        return send(request, response, hasBody ? request.receive().retain() : null);
+    }
+
+    /** Hands the request to the servlet stack with the body the front already read. */
+    public Mono<Void> forward(HttpServerRequest request, HttpServerResponse response, byte[] body) {
+        return send(request, response, Mono.fromSupplier(() -> Unpooled.wrappedBuffer(body)));
+    }
+
+    private Mono<Void> send(HttpServerRequest request, HttpServerResponse response, Publisher<ByteBuf> body) {
+        HttpClient.RequestSender sender = this.client
+            .headers((headers) -> {
+                for (Map.Entry<String, String> header : request.requestHeaders()) {
+                    if (!HOP_BY_HOP.contains(header.getKey().toLowerCase(Locale.ROOT))) {
+                        headers.add(header.getKey(), header.getValue());
+                    }
+                }
+                if (request.remoteAddress() instanceof InetSocketAddress client) {
+                    headers.add("X-Forwarded-For", client.getAddress().getHostAddress());
+                }
+            })
+            .request(request.method())
+            .uri(request.uri());
+        HttpClient.ResponseReceiver<?> receiver = body == null ? sender
+                : sender.send((forwarded, outbound) -> outbound.send(body));
+        return receiver
+            .response((answer, content) -> {
+                // the standard reason phrase: Tomcat sends none
+                response.status(HttpResponseStatus.valueOf(answer.status().code()));
+                for (Map.Entry<String, String> header : answer.responseHeaders()) {
+                    if (!HOP_BY_HOP.contains(header.getKey().toLowerCase(Locale.ROOT))) {
+                        response.responseHeaders().add(header.getKey(), header.getValue());
+                    }
+                }
+                return response.send(content.retain()).then();
+            })
+            .then()
+            .onErrorResume((failure) -> {
+                if (response.hasSentHeaders()) {
+                    return Mono.error(failure);
+                }
+                log.warn("the servlet stack did not answer {} {}: {}", request.method(),
+                        FrontReplies.pathOf(request.uri()), failure.toString());
+                return this.replies.problem(request, response, FrontReplies.requestId(request),
+                        ApiException.unavailable("The service is not answering; try again shortly.", RETRY_AFTER));
+            });
+    }
+}

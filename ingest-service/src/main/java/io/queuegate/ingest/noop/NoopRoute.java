@@ -1,0 +1,44 @@
+package io.queuegate.ingest.noop;
+
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.queuegate.ingest.front.FastPath;
+import io.queuegate.ingest.front.FrontReplies;
+import io.queuegate.ingest.front.ServletBackend;
+import io.queuegate.ingest.noop.NoopController.NoopReply;
+import io.queuegate.ingest.noop.NoopController.NoopRequest;
+import reactor.netty.http.server.HttpServerRoutes;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.stereotype.Component;
+
+/**
+ * The benchmark's yardstick on the front: the enter and poll paths' HTTP stack (Reactor Netty, JSON in and out, the
+ * request id) with no work behind it, as {@link NoopController} is on the servlet stack. Off unless
+ * {@code queuegate.ingest.noop-endpoint=true}.
+ */
+@Component
+@ConditionalOnBooleanProperty("queuegate.ingest.noop-endpoint")
+class NoopRoute implements FastPath {
+
+    private final JsonMapper json;
+
+    private final FrontReplies replies;
+
+    NoopRoute(JsonMapper json, FrontReplies replies) {
+        this.json = json;
+        this.replies = replies;
+    }
+
+    @Override
+    public void addTo(HttpServerRoutes routes, ServletBackend backend) {
+        routes.post("/bench/noop/{productId}/entries", (request, response) -> request.receive().aggregate()
+            .asByteArray()
+            .flatMap((body) -> this.replies.answer(response, HttpResponseStatus.ACCEPTED,
+                    FrontReplies.requestId(request), new NoopReply(this.json.readValue(body, NoopRequest.class).userId(),
+                            Long.parseLong(request.param("productId")), "PENDING"))));
+        routes.get("/bench/noop/{productId}/entries/{token}", (request, response) -> this.replies.answer(response,
+                HttpResponseStatus.OK, FrontReplies.requestId(request),
+                new NoopReply(request.param("token"), Long.parseLong(request.param("productId")), "WAITING")));
+    }
+}

@@ -1,0 +1,56 @@
+package io.queuegate.ingest.status;
+
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.queuegate.core.queue.TokenState;
+import io.queuegate.core.queue.TokenStatus;
+import io.queuegate.core.token.Token;
+import io.queuegate.web.ApiException;
+import io.queuegate.web.ProblemCodes;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+
+/**
+ * What a poll is told, whichever HTTP stack took it: the state read from the line, with the position and ETA while
+ * waiting, the expiry once admitted, and when to poll next. Counts every answer by status
+ * ({@code queuegate.status.polls}).
+ */
+@Component
+class StatusAnswers {
+
+    private final Map<TokenStatus, Counter> polls = new EnumMap<>(TokenStatus.class);
+
+    StatusAnswers(MeterRegistry metrics) {
+        for (TokenStatus status : TokenStatus.values()) {
+            this.polls.put(status, metrics.counter("queuegate.status.polls", "status", status.name()));
+        }
+    }
+
+    /** @throws ApiException 429 {@code polled_too_soon} when the poll came far sooner than the last answer said */
+    EntryStatusResponse answer(Token token, TokenState state) {
+        Long pollAfterMs = PollPolicy.pollAfterMs(state, System.currentTimeMillis());
+        if (pollAfterMs != null && PollPolicy.tooSoon(state, pollAfterMs)) {
+            throw new ApiException(HttpStatus.TOO_MANY_REQUESTS, ProblemCodes.POLLED_TOO_SOON,
+                    "Polled far sooner than told; the place is kept. Poll again after Retry-After.",
+                    Duration.ofMillis(pollAfterMs));
+        }
+        this.polls.get(state.status()).increment();
+        boolean waiting = state.status() == TokenStatus.WAITING;
+        boolean available = state.status() == TokenStatus.AVAILABLE;
+        boolean placed = waiting && state.position() > 0;
+        return new EntryStatusResponse(token.value(), token.productId(), state.status(),
+                placed ? state.position() : null, placed ? PollPolicy.etaSeconds(state) : null,
+                available ? state.expiresAt() : null, pollAfterMs,
+                state.line().opensAt() > 0 ? state.line().opensAt() : null);
+    }
+
+    /** The Retry-After header of an answer, in whole seconds, or null when there is nothing left to poll for. */
+    static String retryAfter(EntryStatusResponse answer) {
+        return answer.pollAfterMs() == null ? null : Long.toString((answer.pollAfterMs() + 999) / 1000);
+    }
+}

@@ -1,0 +1,231 @@
+package io.queuegate.ingest.front;
+
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.ingest.IngestHttpTestSupport;
+import io.queuegate.ingest.LineFixture;
+import jakarta.servlet.Filter;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.test.context.TestPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The HTTP front on the service port: it answers enters and polls itself, hands everything else to the servlet stack
+ * behind it, and a client cannot tell the two apart by their answers. A filter on the servlet stack counts what
+ * reaches it.
+ */
+@TestPropertySource(properties = "queuegate.web.allowed-origins=http://shop.example")
+class IngestFrontTests extends IngestHttpTestSupport {
+
+    private static final Map<String, AtomicInteger> SERVLET_REQUESTS = new ConcurrentHashMap<>();
+
+    @Value("${local.servlet-backend.port}")
+    private int servletPort;
+
+    private long product;
+
+    @BeforeEach
+    void openQueue() {
+        this.product = LineFixture.freeProduct(this.redis);
+        LineFixture.openUnregistered(this.redis, this.product, 10, 10);
+        SERVLET_REQUESTS.clear();
+    }
+
+    @AfterEach
+    void deleteQueue() {
+        this.redis.delete(QueueKeys.of(this.product).all());
+    }
+
+    @Test
+    void theFrontTakesTheServicePortAndTheServletStackALoopbackPortOfItsOwn() {
+        assertThat(this.port).isNotEqualTo(this.servletPort);
+        assertThat(get(this.port, "/readyz").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void wellFormedEntersAndPollsAreAnsweredWithoutTheServletStack() {
+        // the first enter of a queue reads it from Redis, on the servlet stack; the queue is known after it
+        assertThat(enter(this.port, "first").statusCode()).isEqualTo(202);
+        SERVLET_REQUESTS.clear();
+
+        List<String> tokens = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            HttpResponse<String> accepted = enter(this.port, "user-" + i);
+            assertThat(accepted.statusCode()).isEqualTo(202);
+            tokens.add(json(accepted).get("token").asString());
+        }
+        LineFixture.append(this.redis, this.product, List.of("first", "user-0", "user-1"));
+        for (String token : tokens) {
+            assertThat(poll(this.port, token).statusCode()).isEqualTo(200);
+        }
+        assertThat(json(poll(this.port, tokens.get(1))).get("position").asLong()).isEqualTo(3);
+
+        assertThat(SERVLET_REQUESTS).isEmpty();
+    }
+
+    @Test
+    void theFrontAnswersAsTheServletStackDoes() {
+        enter(this.port, "warm-up");
+        String token = json(enter(this.servletPort, "polled")).get("token").asString();
+        LineFixture.append(this.redis, this.product, List.of("warm-up", "polled"));
+        String entries = "/api/v1/queues/" + this.product + "/entries";
+        List<HttpRequest.Builder> requests = List.of(
+                post(entries, "application/json", "{\"userId\":\"alice\"}").header("X-Request-Id", "parity-1"),
+                post(entries, "application/json;charset=UTF-8", "{\"userId\":\"alice\",\"extra\":1}"),
+                post(entries, "application/json", "{\"userId\":\"has space\"}"),
+                post(entries, "application/json", "{\"userId\":null}"),
+                post(entries, "application/json", "not json"),
+                post(entries, "text/plain", "{\"userId\":\"alice\"}"),
+                post(entries, "application/json", "{\"userId\":\"" + "x".repeat(5000) + "\"}"),
+                post("/api/v1/queues/0" + this.product + "/entries", "application/json", "{\"userId\":\"alice\"}"),
+                post("/api/v1/queues/" + (this.product + 1) + "/entries", "application/json", "{\"userId\":\"a\"}"),
+                request(entries + "/" + token, "GET"),
+                request(entries + "/" + token + "?cache=no", "GET"),
+                request(entries + "/not-a-token", "GET"),
+                request("/api/v1/queues/abc/entries/" + token, "GET"),
+                request(entries, "GET"),
+                request("/no/such/path", "GET"));
+        for (HttpRequest.Builder request : requests) {
+            HttpResponse<String> front = send(request.copy().uri(uri(this.port, request)));
+            HttpResponse<String> servlet = send(request.copy().uri(uri(this.servletPort, request)));
+            String what = request.build().method() + " " + request.build().uri();
+
+            assertThat(front.statusCode()).as(what).isEqualTo(servlet.statusCode());
+            assertThat(mediaType(front)).as(what).isEqualTo(mediaType(servlet));
+            assertThat(front.headers().firstValue("Location")).as(what)
+                .isEqualTo(servlet.headers().firstValue("Location"));
+            assertThat(front.headers().firstValue("Retry-After")).as(what)
+                .isEqualTo(servlet.headers().firstValue("Retry-After"));
+            assertThat(front.headers().firstValue("X-Request-Id")).as(what).isPresent();
+            JsonNode frontBody = json(front);
+            JsonNode servletBody = json(servlet);
+            if (front.statusCode() >= 400) {
+                assertThat(frontBody.get("code")).as(what).isEqualTo(servletBody.get("code"));
+                assertThat(frontBody.get("status")).as(what).isEqualTo(servletBody.get("status"));
+            }
+            else {
+                for (String field : List.of("token", "productId", "status", "position", "expiresAt")) {
+                    assertThat(frontBody.get(field)).as(what + " " + field).isEqualTo(servletBody.get(field));
+                }
+            }
+        }
+        HttpResponse<String> echoed = send(post(entries, "application/json", "{\"userId\":\"bob\"}")
+            .header("X-Request-Id", "echo-7").uri(URI.create("http://127.0.0.1:" + this.port + entries)));
+        assertThat(echoed.headers().firstValue("X-Request-Id")).hasValue("echo-7");
+    }
+
+    @Test
+    void whatTheFrontDoesNotAnswerReachesTheServletStackWholeAndComesBackWhole() {
+        String token = json(enter(this.port, "leaving")).get("token").asString();
+
+        HttpResponse<String> page = get(this.port, "/queues/" + this.product + "?lang=en");
+        HttpResponse<String> direct = get(this.servletPort, "/queues/" + this.product + "?lang=en");
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.body()).isEqualTo(direct.body());
+        assertThat(mediaType(page)).isEqualTo("text/html");
+        assertThat(page.headers().firstValue("Content-Security-Policy"))
+            .isEqualTo(direct.headers().firstValue("Content-Security-Policy")).isPresent();
+
+        HttpResponse<String> left = send(request("/api/v1/queues/" + this.product + "/entries/" + token, "DELETE")
+            .uri(URI.create("http://127.0.0.1:" + this.port + "/api/v1/queues/" + this.product + "/entries/" + token)));
+        assertThat(left.statusCode()).isEqualTo(204);
+        assertThat(SERVLET_REQUESTS).containsKeys("/queues/" + this.product,
+                "/api/v1/queues/" + this.product + "/entries/" + token);
+    }
+
+    @Test
+    void aCrossOriginCallIsDecidedByTheServletStacksCorsSettings() {
+        enter(this.port, "warm-up");
+        SERVLET_REQUESTS.clear();
+        String entries = "/api/v1/queues/" + this.product + "/entries";
+
+        HttpResponse<String> allowed = send(post(entries, "application/json", "{\"userId\":\"shopper\"}")
+            .header("Origin", "http://shop.example").uri(URI.create("http://127.0.0.1:" + this.port + entries)));
+        HttpResponse<String> refused = send(post(entries, "application/json", "{\"userId\":\"intruder\"}")
+            .header("Origin", "http://evil.example").uri(URI.create("http://127.0.0.1:" + this.port + entries)));
+
+        assertThat(allowed.statusCode()).isEqualTo(202);
+        assertThat(allowed.headers().firstValue("Access-Control-Allow-Origin")).hasValue("http://shop.example");
+        assertThat(refused.statusCode()).isEqualTo(403);
+        assertThat(SERVLET_REQUESTS.get(entries)).hasValue(2);
+
+        // a same-origin page's POST carries Origin too, and stays on the front
+        SERVLET_REQUESTS.clear();
+        HttpResponse<String> sameOrigin = send(post(entries, "application/json", "{\"userId\":\"on-page\"}")
+            .header("Origin", "http://127.0.0.1:" + this.port)
+            .uri(URI.create("http://127.0.0.1:" + this.port + entries)));
+        assertThat(sameOrigin.statusCode()).isEqualTo(202);
+        assertThat(SERVLET_REQUESTS).isEmpty();
+    }
+
+    private HttpResponse<String> enter(int port, String userId) {
+        String path = "/api/v1/queues/" + this.product + "/entries";
+        return send(post(path, "application/json", "{\"userId\":\"" + userId + "\"}")
+            .uri(URI.create("http://127.0.0.1:" + port + path)));
+    }
+
+    private HttpResponse<String> poll(int port, String token) {
+        return get(port, "/api/v1/queues/" + this.product + "/entries/" + token);
+    }
+
+    private static HttpRequest.Builder post(String path, String contentType, String body) {
+        return HttpRequest.newBuilder(URI.create("http://placeholder" + path))
+            .header("Content-Type", contentType)
+            .POST(HttpRequest.BodyPublishers.ofString(body));
+    }
+
+    private static HttpRequest.Builder request(String path, String method) {
+        return HttpRequest.newBuilder(URI.create("http://placeholder" + path))
+            .method(method, HttpRequest.BodyPublishers.noBody());
+    }
+
+    private static URI uri(int port, HttpRequest.Builder request) {
+        URI placeholder = request.build().uri();
+        return URI.create("http://127.0.0.1:" + port + placeholder.getRawPath()
+                + (placeholder.getRawQuery() == null ? "" : "?" + placeholder.getRawQuery()));
+    }
+
+    private static String mediaType(HttpResponse<String> response) {
+        Optional<String> type = response.headers().firstValue("Content-Type");
+        return type.map((value) -> value.split(";")[0].trim()).orElse(null);
+    }
+
+    private static JsonNode json(HttpResponse<String> response) {
+        return response.body().isEmpty() ? JsonMapper.shared().createObjectNode()
+                : JsonMapper.shared().readTree(response.body());
+    }
+
+    @TestConfiguration(proxyBeanMethods = false)
+    static class ServletRequestCounting {
+
+        /** Counts, by path, the requests that reach the servlet stack behind the front. */
+        @Bean
+        FilterRegistrationBean<Filter> servletRequestCounter() {
+            Filter counter = (request, response, chain) -> {
+                String path = ((jakarta.servlet.http.HttpServletRequest) request).getRequestURI();
+                SERVLET_REQUESTS.computeIfAbsent(path, (key) -> new AtomicInteger()).incrementAndGet();
+                chain.doFilter(request, response);
+            };
+            return new FilterRegistrationBean<>(counter);
+        }
+    }
+}
