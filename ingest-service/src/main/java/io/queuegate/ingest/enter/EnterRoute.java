@@ -97,12 +97,21 @@ class EnterRoute implements FastPath {
         }
     }
 
+    /** JSON in UTF-8 (said or not): what the servlet stack reads. Any other charset is its to refuse. */
     private static boolean isJson(String contentType) {
         if (contentType == null) {
             return false;
         }
-        int parameters = contentType.indexOf(';');
-        String type = (parameters < 0 ? contentType : contentType.substring(0, parameters)).trim();
-        return type.toLowerCase(Locale.ROOT).equals("application/json");
+        String[] parts = contentType.split(";");
+        if (!parts[0].trim().equalsIgnoreCase("application/json")) {
+            return false;
+        }
+        for (int i = 1; i < parts.length; i++) {
+            String parameter = parts[i].trim().toLowerCase(Locale.ROOT);
+            if (!parameter.equals("charset=utf-8") && !parameter.equals("charset=\"utf-8\"")) {
+                return false;
+            }
+        }
+        return true;
     }
 }

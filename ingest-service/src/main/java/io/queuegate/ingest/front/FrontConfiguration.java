@@ -4,6 +4,7 @@ import java.net.InetAddress;
 import java.util.List;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.queuegate.ingest.IngestProperties;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -28,8 +29,8 @@ class FrontConfiguration {
 
         @Bean
         IngestFront ingestFront(ApplicationContext context, ConfigurableEnvironment environment,
-                FrontProperties properties, List<FastPath> paths, FrontReplies replies) {
-            return new IngestFront(context, environment, properties, paths, replies);
+                FrontProperties properties, List<FastPath> paths, FrontReplies replies, IngestProperties ingest) {
+            return new IngestFront(context, environment, properties, paths, replies, ingest.maxBodyBytes());
         }
 
         /**

@@ -5,11 +5,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.queuegate.web.ApiException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.http.server.HttpServer;
+import reactor.netty.http.server.HttpServerRoutes;
 import reactor.netty.resources.ConnectionProvider;
 import reactor.netty.resources.LoopResources;
 
@@ -51,6 +53,8 @@ public final class IngestFront implements SmartLifecycle {
 
     private final FrontReplies replies;
 
+    private final long maxBodyBytes;
+
     private volatile DisposableServer server;
 
     private LoopResources loops;
@@ -58,12 +62,13 @@ public final class IngestFront implements SmartLifecycle {
     private ConnectionProvider backendConnections;
 
     IngestFront(ApplicationContext context, ConfigurableEnvironment environment, FrontProperties properties,
-            List<FastPath> paths, FrontReplies replies) {
+            List<FastPath> paths, FrontReplies replies, long maxBodyBytes) {
         this.context = context;
         this.environment = environment;
         this.properties = properties;
         this.paths = paths;
         this.replies = replies;
+        this.maxBodyBytes = maxBodyBytes;
     }
 
     @Override
@@ -80,7 +85,12 @@ public final class IngestFront implements SmartLifecycle {
         ServletBackend backend = new ServletBackend(HttpClient.create(this.backendConnections)
             .runOn(this.loops)
             .host("127.0.0.1")
-            .port(backendPort), this.replies);
+            .port(backendPort), this.replies, this.maxBodyBytes);
+        HttpServerRoutes routes = HttpServerRoutes.newRoutes();
+        for (FastPath path : this.paths) {
+            path.addTo(routes, backend);
+        }
+        routes.route((request) -> true, backend::forward);
         DataSize maxHeaders = this.environment.getProperty("server.max-http-request-header-size", DataSize.class,
                 DataSize.ofKilobytes(8));
         this.server = HttpServer.create()
@@ -89,11 +99,11 @@ public final class IngestFront implements SmartLifecycle {
             .port(this.environment.getProperty("server.port", Integer.class, 8080))
             .idleTimeout(this.properties.idleTimeout())
             .httpRequestDecoder((decoder) -> decoder.maxHeaderSize((int) maxHeaders.toBytes()))
-            .route((routes) -> {
-                for (FastPath path : this.paths) {
-                    path.addTo(routes, backend);
-                }
-                routes.route((request) -> true, backend::forward);
+            .handle((request, response) -> {
+                ApiException refusal = RequestGate.refusal(request, this.maxBodyBytes);
+                return refusal == null ? routes.apply(request, response)
+                        : RequestGate.swallow(request)
+                            .then(this.replies.problem(request, response, FrontReplies.requestId(request), refusal));
             })
             .bindNow();
         setPort("local.server.port", this.server.port());

@@ -15,6 +15,7 @@ import io.queuegate.web.ApiException;
 import org.reactivestreams.Publisher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.http.server.HttpServerRequest;
@@ -40,9 +41,12 @@ public final class ServletBackend {
 
     private final FrontReplies replies;
 
-    ServletBackend(HttpClient client, FrontReplies replies) {
+    private final long maxBodyBytes;
+
+    ServletBackend(HttpClient client, FrontReplies replies, long maxBodyBytes) {
         this.client = client;
         this.replies = replies;
+        this.maxBodyBytes = maxBodyBytes;
     }
 
     /** Hands the request, its body unread, to the servlet stack. */
@@ -50,12 +54,29 @@ public final class ServletBackend {
         HttpHeaders headers = request.requestHeaders();
         boolean hasBody = headers.contains(HttpHeaderNames.TRANSFER_ENCODING)
                 || headers.getInt(HttpHeaderNames.CONTENT_LENGTH, 0) > 0;
-        return send(request, response, hasBody ? request.receive().retain() : null);
+        return send(request, response, hasBody ? limited(request.receive().retain()) : null);
     }
 
     /** Hands the request to the servlet stack with the body the front already read. */
     public Mono<Void> forward(HttpServerRequest request, HttpServerResponse response, byte[] body) {
         return send(request, response, Mono.fromSupplier(() -> Unpooled.wrappedBuffer(body)));
+    }
+
+    /**
+     * The body as it streams, cut off past the limit: a chunked body has no length to refuse it by up front, and the
+     * servlet stack, once it refused it, would stop reading mid-stream.
+     */
+    private Flux<ByteBuf> limited(Flux<ByteBuf> body) {
+        long[] seen = { 0 };
+        return body.handle((chunk, sink) -> {
+            seen[0] += chunk.readableBytes();
+            if (seen[0] > this.maxBodyBytes) {
+                chunk.release();
+                sink.error(new BodyTooLarge());
+                return;
+            }
+            sink.next(chunk);
+        });
     }
 
     private Mono<Void> send(HttpServerRequest request, HttpServerResponse response, Publisher<ByteBuf> body) {
@@ -90,10 +111,22 @@ public final class ServletBackend {
                 if (response.hasSentHeaders()) {
                     return Mono.error(failure);
                 }
+                if (failure instanceof BodyTooLarge) {
+                    return this.replies.problem(request, response, FrontReplies.requestId(request),
+                            RequestGate.tooLarge(this.maxBodyBytes));
+                }
                 log.warn("the servlet stack did not answer {} {}: {}", request.method(),
                         FrontReplies.pathOf(request.uri()), failure.toString());
                 return this.replies.problem(request, response, FrontReplies.requestId(request),
                         ApiException.unavailable("The service is not answering; try again shortly.", RETRY_AFTER));
             });
+    }
+
+    /** A streamed body went past the limit. */
+    private static final class BodyTooLarge extends RuntimeException {
+
+        BodyTooLarge() {
+            super(null, null, false, false);
+        }
     }
 }

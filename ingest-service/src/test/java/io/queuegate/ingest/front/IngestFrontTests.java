@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.ingest.IngestHttpTestSupport;
 import io.queuegate.ingest.LineFixture;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -37,6 +39,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class IngestFrontTests extends IngestHttpTestSupport {
 
     private static final Map<String, AtomicInteger> SERVLET_REQUESTS = new ConcurrentHashMap<>();
+
+    @Autowired
+    private MeterRegistry metrics;
 
     @Value("${local.servlet-backend.port}")
     private int servletPort;
@@ -175,6 +180,41 @@ class IngestFrontTests extends IngestHttpTestSupport {
             .uri(URI.create("http://127.0.0.1:" + this.port + entries)));
         assertThat(sameOrigin.statusCode()).isEqualTo(202);
         assertThat(SERVLET_REQUESTS).isEmpty();
+    }
+
+    @Test
+    void requestsThatAreNotPlainHttpAreRefusedBeforeAnyRoute() throws Exception {
+        enter(this.port, "warm-up");
+        double accepted = this.metrics.counter("queuegate.enters", "outcome", "accepted").count();
+        String entries = "/api/v1/queues/" + this.product + "/entries";
+        String body = "{\"userId\":\"sneaky\"}";
+        String json = "Content-Type: application/json\r\nContent-Length: " + body.length() + "\r\n";
+        Map<String, String> requests = Map.of(
+                "absolute-form target", "POST http://evil.example" + entries + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + json,
+                "asterisk target", "POST * HTTP/1.1\r\nHost: 127.0.0.1\r\n" + json,
+                "no Host", "POST " + entries + " HTTP/1.1\r\n" + json,
+                "two Hosts", "POST " + entries + " HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil\r\n" + json,
+                "path parameters", "POST /api/v1/queues/" + this.product + ";x=1/entries HTTP/1.1\r\nHost: a\r\n"
+                        + json,
+                "gzip transfer coding", "POST " + entries + " HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked"
+                        + "\r\nContent-Type: application/json\r\n",
+                "declared body over the limit", "POST " + entries + " HTTP/1.1\r\nHost: a\r\nContent-Type: "
+                        + "application/json\r\nContent-Length: 5000\r\n");
+        for (Map.Entry<String, String> request : requests.entrySet()) {
+            String head = request.getValue() + "Connection: close\r\n\r\n";
+            String sent = head.contains("chunked") ? head + Integer.toHexString(body.length()) + "\r\n" + body
+                    + "\r\n0\r\n\r\n" : head.contains("5000") ? head + "x".repeat(5000) : head + body;
+            String answer;
+            try {
+                answer = RawHttp.exchange(this.port, sent);
+            }
+            catch (java.io.IOException ex) {
+                throw new AssertionError(request.getKey() + ": " + ex, ex);
+            }
+            assertThat(answer).as(request.getKey()).matches("(?s)HTTP/1\\.1 4\\d\\d .*");
+        }
+        // nothing was accepted, so nothing was published
+        assertThat(this.metrics.counter("queuegate.enters", "outcome", "accepted").count()).isEqualTo(accepted);
     }
 
     private HttpResponse<String> enter(int port, String userId) {

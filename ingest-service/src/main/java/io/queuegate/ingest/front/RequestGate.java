@@ -1,0 +1,65 @@
+package io.queuegate.ingest.front;
+
+import java.util.List;
+
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpVersion;
+import io.queuegate.web.ApiException;
+import io.queuegate.web.ProblemCodes;
+import reactor.core.publisher.Mono;
+import reactor.netty.http.server.HttpServerRequest;
+
+import org.springframework.http.HttpStatus;
+
+/**
+ * What the front refuses before any route sees the request, as Tomcat and the servlet stack's filters did when they
+ * faced the client: a target that is not a path (absolute-form, {@code *}, no leading slash: it must never be handed
+ * on, least of all to another host), an HTTP/1.1 request without exactly one Host, a transfer coding other than
+ * chunked, path parameters ({@code ;}), and a declared body over {@code queuegate.ingest.max-body-bytes}. Requests
+ * Netty's decoder cannot read at all are answered 400 (or 413, 431) by Reactor Netty before they get here.
+ */
+final class RequestGate {
+
+    /**
+     * How much of a refused request's body is read before the answer, as Tomcat's {@code max-swallow-size}: closing
+     * a connection with unread bytes resets it, and a client still writing would lose the answer with it.
+     */
+    private static final long SWALLOW_BYTES = 64 * 1024;
+
+    private RequestGate() {
+    }
+
+    /** The refusal to answer, or null when the request may be routed. */
+    static ApiException refusal(HttpServerRequest request, long maxBodyBytes) {
+        String uri = request.uri();
+        if (!uri.startsWith("/")) {
+            return ApiException.invalidRequest("The request target must be a path.");
+        }
+        if (FrontReplies.pathOf(uri).indexOf(';') >= 0) {
+            return ApiException.invalidRequest("Path parameters (;) are not accepted.");
+        }
+        List<String> hosts = request.requestHeaders().getAll(HttpHeaderNames.HOST);
+        if (request.version().equals(HttpVersion.HTTP_1_1) ? hosts.size() != 1 : hosts.size() > 1) {
+            return ApiException.invalidRequest("An HTTP/1.1 request needs exactly one Host header.");
+        }
+        List<String> codings = request.requestHeaders().getAll(HttpHeaderNames.TRANSFER_ENCODING);
+        if (!codings.isEmpty() && (codings.size() > 1 || !codings.getFirst().trim().equalsIgnoreCase("chunked"))) {
+            return ApiException.invalidRequest("The only transfer coding accepted is chunked.");
+        }
+        if (request.requestHeaders().getInt(HttpHeaderNames.CONTENT_LENGTH, 0) > maxBodyBytes) {
+            return tooLarge(maxBodyBytes);
+        }
+        return null;
+    }
+
+    /** Reads and drops what is left of the request's body, up to {@link #SWALLOW_BYTES}. */
+    static Mono<Void> swallow(HttpServerRequest request) {
+        long[] seen = { 0 };
+        return request.receive().takeWhile((chunk) -> (seen[0] += chunk.readableBytes()) <= SWALLOW_BYTES).then();
+    }
+
+    static ApiException tooLarge(long maxBodyBytes) {
+        return new ApiException(HttpStatus.CONTENT_TOO_LARGE, ProblemCodes.PAYLOAD_TOO_LARGE,
+                "The request body is larger than " + maxBodyBytes + " bytes.");
+    }
+}
