@@ -17,7 +17,7 @@ final class RateFigure {
     /** The plain no-op Spring Boot app: the HTTP stack alone. */
     static final String PLAIN_NOOP = "plainNoop";
 
-    /** ingest's own no-op endpoint: Queuegate's filters and JSON on the same HTTP stack, no work. */
+    /** ingest's own no-op endpoint: its HTTP front and JSON, the stack enters and polls are answered on, no work. */
     static final String IN_APP_NOOP = "inAppNoop";
 
     /** The seed design: one synchronous ZADD per enter, two lookups per poll. */

@@ -225,7 +225,7 @@ final class Report {
         md.append(row(number + "d", "Seed design ÷ plain no-op: what its Redis calls cost", perSecond(seed),
                 "plain no-op " + method + " " + perSecond(plain), f.rateRatio(RateFigure.SEED, RateFigure.PLAIN_NOOP),
                 null, null));
-        md.append(row(number + "e", "In-app no-op ÷ plain no-op: what Queuegate's filters and JSON cost",
+        md.append(row(number + "e", "In-app no-op ÷ plain no-op: what ingest's HTTP front and JSON cost",
                 perSecond(f.endpoint(RateFigure.IN_APP_NOOP)), "plain no-op " + method + " " + perSecond(plain),
                 f.rateRatio(RateFigure.IN_APP_NOOP, RateFigure.PLAIN_NOOP), null, null));
     }
