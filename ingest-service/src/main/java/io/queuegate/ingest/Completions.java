@@ -20,7 +20,7 @@ public final class Completions {
             throw new IllegalStateException("interrupted while waiting for an answer", ex);
         }
         catch (ExecutionException ex) {
-            throw rethrowable(ex.getCause());
+            throw rethrowable(ex);
         }
     }
 
@@ -34,7 +34,8 @@ public final class Completions {
         return cause;
     }
 
-    private static RuntimeException rethrowable(Throwable failure) {
+    /** What failed, unwrapped, as something to throw: itself when unchecked (an Error is thrown at once). */
+    public static RuntimeException rethrowable(Throwable failure) {
         Throwable cause = cause(failure);
         if (cause instanceof RuntimeException runtime) {
             return runtime;

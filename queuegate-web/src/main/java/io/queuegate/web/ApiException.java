@@ -43,19 +43,35 @@ public class ApiException extends RuntimeException {
         return this.retryAfter;
     }
 
+    /** The Retry-After header's value: whole seconds, rounded up, at least 1; null when there is no retryAfter. */
+    public String retryAfterSeconds() {
+        return this.retryAfter == null ? null : Long.toString(Math.max(1, (this.retryAfter.toMillis() + 999) / 1000));
+    }
+
     /** The answer: problem+json with the code, and Retry-After in whole seconds (at least 1) when there is one. */
     public ResponseEntity<ProblemDetail> toResponse() {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(this.status, getMessage());
         problem.setProperty("code", this.code);
         ResponseEntity.BodyBuilder response = ResponseEntity.status(this.status);
         if (this.retryAfter != null) {
-            response.header(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, (this.retryAfter.toMillis() + 999) / 1000)));
+            response.header(HttpHeaders.RETRY_AFTER, retryAfterSeconds());
         }
         return response.body(problem);
     }
 
     public static ApiException invalidRequest(String detail) {
         return new ApiException(HttpStatus.BAD_REQUEST, ProblemCodes.INVALID_REQUEST, detail);
+    }
+
+    /** Path parameters ({@code ;}): Spring would strip them, and {@code /queues/42;x=1} must not reach queue 42. */
+    public static ApiException pathParameters() {
+        return invalidRequest("Path parameters (;) are not accepted.");
+    }
+
+    /** A body larger than the API ever needs. */
+    public static ApiException bodyTooLarge(long maxBytes) {
+        return new ApiException(HttpStatus.CONTENT_TOO_LARGE, ProblemCodes.PAYLOAD_TOO_LARGE,
+                "The request body is larger than " + maxBytes + " bytes.");
     }
 
     /** Redis did not answer in time or refused: the client may retry; nothing was half-written by a script. */

@@ -32,24 +32,23 @@ public class RequestBodyLimitFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         if (request.getRequestURI().indexOf(';') >= 0) {
-            refuse(response, HttpStatus.BAD_REQUEST, ProblemCodes.INVALID_REQUEST,
-                    "Path parameters (;) are not accepted.");
+            refuse(response, ApiException.pathParameters());
             return;
         }
         if (request.getContentLengthLong() > this.maxBytes) {
-            refuse(response, HttpStatus.CONTENT_TOO_LARGE, ProblemCodes.PAYLOAD_TOO_LARGE,
-                    "The request body is larger than " + this.maxBytes + " bytes.");
+            refuse(response, ApiException.bodyTooLarge(this.maxBytes));
             return;
         }
         chain.doFilter(new LimitedRequest(request, this.maxBytes), response);
     }
 
-    private static void refuse(HttpServletResponse response, HttpStatus status, String code, String detail)
-            throws IOException {
+    private static void refuse(HttpServletResponse response, ApiException refusal) throws IOException {
+        HttpStatus status = refusal.status();
         response.setStatus(status.value());
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
         response.getWriter().write("{\"type\":\"about:blank\",\"title\":\"" + status.getReasonPhrase()
-                + "\",\"status\":" + status.value() + ",\"detail\":\"" + detail + "\",\"code\":\"" + code + "\"}");
+                + "\",\"status\":" + status.value() + ",\"detail\":\"" + refusal.getMessage() + "\",\"code\":\""
+                + refusal.code() + "\"}");
     }
 
     /** Thrown while reading a body past the limit. */

@@ -41,7 +41,7 @@ public class RequestIdFilter extends OncePerRequestFilter {
         }
     }
 
-    /** The id of a request that presented this {@code X-Request-Id} (or null): it when it is sane, a new one otherwise. */
+    /** The id of a request that presented this {@code X-Request-Id} (or none): it when it is sane, else a new one. */
     public static String idFor(String presented) {
         return presented != null && SANE.matcher(presented).matches() ? presented : newId();
     }

@@ -1,11 +1,11 @@
 package io.queuegate.ingest.enter;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Semaphore;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.core.event.EntriesRequested.Entry;
+import io.queuegate.ingest.Completions;
 import io.queuegate.web.ApiException;
 import io.queuegate.ingest.IngestProperties;
 
@@ -53,7 +53,7 @@ class EnterPublisher implements DisposableBean {
         return this.groupCommit.submit(productId, entry).handle((stored, failure) -> {
             this.inFlight.release();
             if (failure != null) {
-                throw notStored(failure instanceof CompletionException ? failure.getCause() : failure);
+                throw notStored(Completions.cause(failure));
             }
             return null;
         });

@@ -49,16 +49,12 @@ class Enters {
             token = this.tokens.issue(productId, userId);
         }
         catch (ApiException ex) {
-            return refused(ex);
+            return CompletableFuture.failedFuture(counted(ex));
         }
         Entry entry = new Entry(token.value(), token.userId(), requestId, System.currentTimeMillis());
         return this.publisher.publish(productId, entry).handle((stored, failure) -> {
             if (failure != null) {
-                if (Completions.cause(failure) instanceof ApiException refusal) {
-                    this.metrics.counter("queuegate.enters", "outcome", refusal.code()).increment();
-                }
-                throw Completions.cause(failure) instanceof RuntimeException runtime ? runtime
-                        : new IllegalStateException(failure);
+                throw counted(Completions.rethrowable(failure));
             }
             this.accepted.increment();
             return new EntryAccepted(token.value(), productId, TokenStatus.PENDING);
@@ -75,8 +71,11 @@ class Enters {
         return "/api/v1/queues/" + accepted.productId() + "/entries/" + accepted.token();
     }
 
-    private CompletableFuture<EntryAccepted> refused(ApiException ex) {
-        this.metrics.counter("queuegate.enters", "outcome", ex.code()).increment();
-        return CompletableFuture.failedFuture(ex);
+    /** Counts a refused enter by its problem code; other failures are not an outcome the client is told. */
+    private RuntimeException counted(RuntimeException failure) {
+        if (failure instanceof ApiException refusal) {
+            this.metrics.counter("queuegate.enters", "outcome", refusal.code()).increment();
+        }
+        return failure;
     }
 }

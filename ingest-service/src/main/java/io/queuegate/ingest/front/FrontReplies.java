@@ -80,8 +80,7 @@ public final class FrontReplies {
         problem.put("title", refusal.status().getReasonPhrase());
         problem.put("code", refusal.code());
         if (refusal.retryAfter() != null) {
-            response.header(HttpHeaders.RETRY_AFTER,
-                    Long.toString(Math.max(1, (refusal.retryAfter().toMillis() + 999) / 1000)));
+            response.header(HttpHeaders.RETRY_AFTER, refusal.retryAfterSeconds());
         }
         return send(response, HttpResponseStatus.valueOf(refusal.status().value()), requestId,
                 MediaType.APPLICATION_PROBLEM_JSON_VALUE, this.json.writeValueAsBytes(problem));

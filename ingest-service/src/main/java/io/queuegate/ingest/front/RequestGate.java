@@ -5,11 +5,8 @@ import java.util.List;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpVersion;
 import io.queuegate.web.ApiException;
-import io.queuegate.web.ProblemCodes;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.server.HttpServerRequest;
-
-import org.springframework.http.HttpStatus;
 
 /**
  * What the front refuses before any route sees the request, as Tomcat and the servlet stack's filters did when they
@@ -36,7 +33,7 @@ final class RequestGate {
             return ApiException.invalidRequest("The request target must be a path.");
         }
         if (FrontReplies.pathOf(uri).indexOf(';') >= 0) {
-            return ApiException.invalidRequest("Path parameters (;) are not accepted.");
+            return ApiException.pathParameters();
         }
         List<String> hosts = request.requestHeaders().getAll(HttpHeaderNames.HOST);
         if (request.version().equals(HttpVersion.HTTP_1_1) ? hosts.size() != 1 : hosts.size() > 1) {
@@ -47,7 +44,7 @@ final class RequestGate {
             return ApiException.invalidRequest("The only transfer coding accepted is chunked.");
         }
         if (request.requestHeaders().getInt(HttpHeaderNames.CONTENT_LENGTH, 0) > maxBodyBytes) {
-            return tooLarge(maxBodyBytes);
+            return ApiException.bodyTooLarge(maxBodyBytes);
         }
         return null;
     }
@@ -56,10 +53,5 @@ final class RequestGate {
     static Mono<Void> swallow(HttpServerRequest request) {
         long[] seen = { 0 };
         return request.receive().takeWhile((chunk) -> (seen[0] += chunk.readableBytes()) <= SWALLOW_BYTES).then();
-    }
-
-    static ApiException tooLarge(long maxBodyBytes) {
-        return new ApiException(HttpStatus.CONTENT_TOO_LARGE, ProblemCodes.PAYLOAD_TOO_LARGE,
-                "The request body is larger than " + maxBodyBytes + " bytes.");
     }
 }

@@ -113,7 +113,7 @@ public final class ServletBackend {
                 }
                 if (failure instanceof BodyTooLarge) {
                     return this.replies.problem(request, response, FrontReplies.requestId(request),
-                            RequestGate.tooLarge(this.maxBodyBytes));
+                            ApiException.bodyTooLarge(this.maxBodyBytes));
                 }
                 log.warn("the servlet stack did not answer {} {}: {}", request.method(),
                         FrontReplies.pathOf(request.uri()), failure.toString());

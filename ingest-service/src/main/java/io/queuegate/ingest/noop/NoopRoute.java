@@ -35,7 +35,8 @@ class NoopRoute implements FastPath {
         routes.post("/bench/noop/{productId}/entries", (request, response) -> request.receive().aggregate()
             .asByteArray()
             .flatMap((body) -> this.replies.answer(response, HttpResponseStatus.ACCEPTED,
-                    FrontReplies.requestId(request), new NoopReply(this.json.readValue(body, NoopRequest.class).userId(),
+                    FrontReplies.requestId(request),
+                    new NoopReply(this.json.readValue(body, NoopRequest.class).userId(),
                             Long.parseLong(request.param("productId")), "PENDING"))));
         routes.get("/bench/noop/{productId}/entries/{token}", (request, response) -> this.replies.answer(response,
                 HttpResponseStatus.OK, FrontReplies.requestId(request),
