@@ -163,12 +163,15 @@ if admitted > 0 then
   local head = redis.call('ZRANGE', KEYS[1], 0, admitted - 1)
   redis.call('ZREMRANGEBYRANK', KEYS[1], 0, admitted - 1)
   local expiresAt = now + ttlMs
+  -- formatted once: a Lua number given to redis.call is formatted with %.17g for every member, a quarter of the
+  -- step's time at 10,000
+  local score = string.format('%d', expiresAt)
   local args = {}
   local withSeen = redis.call('EXISTS', KEYS[8]) == 1
   for first = 1, #head, 1000 do
     local n = 0
     for i = first, math.min(first + 999, #head) do
-      args[n + 1] = expiresAt
+      args[n + 1] = score
       args[n + 2] = head[i]
       n = n + 2
     end

@@ -16,8 +16,8 @@ import org.springframework.validation.annotation.Validated;
  * @param maxBatch the most entries one step may expire, and the most it may admit, per queue
  * @param topic the topic of enter events the line is written from
  * @param partitions partitions of that topic when the worker creates it
- * @param appendChunk the most enter events verified, then written to Redis, as one step; the next step's
- *     verification overlaps the previous step's write
+ * @param appendChunk about the most enter events verified, then written to Redis, as one step (a record counts as
+ *     one enter per 128 bytes); the next step's verification overlaps the previous step's write
  * @param auditTopic the topic the audit trail is relayed to
  * @param auditInterval pause between two relay rounds over every queue's audit stream
  * @param auditBatch the most audit entries relayed per product and round

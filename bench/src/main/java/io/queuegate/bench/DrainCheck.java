@@ -1,7 +1,5 @@
 package io.queuegate.bench;
 
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -123,17 +121,6 @@ public final class DrainCheck {
     }
 
     private static List<ProducerRecord<byte[], byte[]>> records(String topic, long product, int events, String secret) {
-        TokenCodec codec = new TokenCodec(secret);
-        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(events);
-        byte[] key = Long.toString(product).getBytes(StandardCharsets.UTF_8);
-        long requestedAt = System.currentTimeMillis();
-        for (int i = 0; i < events; i++) {
-            String user = "u" + (1_000_000 + i);
-            String json = "{\"productId\":" + product + ",\"token\":\"" + codec.issue(product, user).value()
-                    + "\",\"userId\":\"" + user + "\",\"requestId\":\"drain-" + i + "\",\"requestedAt\":" + requestedAt
-                    + "}";
-            records.add(new ProducerRecord<>(topic, key, json.getBytes(StandardCharsets.UTF_8)));
-        }
-        return records;
+        return DrainScenario.burst(topic, product, events, new TokenCodec(secret), "drain", null);
     }
 }

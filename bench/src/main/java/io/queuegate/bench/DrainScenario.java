@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.core.token.TokenCodec;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -79,25 +80,11 @@ final class DrainScenario {
 
         bench.progress.phase("drain: building " + events + " enter events with valid tokens", events / 250_000.0);
         String[] tokens = new String[events];
-        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(events / ENTRIES_PER_RECORD + 1);
-        byte[] key = Long.toString(product).getBytes(StandardCharsets.UTF_8);
-        long requestedAt = System.currentTimeMillis();
+        List<ProducerRecord<byte[], byte[]>> records = burst(Bench.TOPIC, product, events, bench.codec,
+                "bench-" + bench.runId, tokens);
         long tokenChars = 0;
-        StringBuilder json = new StringBuilder();
-        for (int i = 0; i < events; i++) {
-            String user = "u" + (1_000_000 + i);
-            String token = bench.codec.issue(product, user).value();
-            tokens[i] = token;
+        for (String token : tokens) {
             tokenChars += token.length();
-            json.append(json.isEmpty() ? "{\"version\":2,\"productId\":" + product + ",\"entries\":[" : ",")
-                .append("{\"token\":\"").append(token).append("\",\"userId\":\"").append(user)
-                .append("\",\"requestId\":\"bench-").append(bench.runId).append('-').append(i)
-                .append("\",\"requestedAt\":").append(requestedAt).append('}');
-            if ((i + 1) % ENTRIES_PER_RECORD == 0 || i == events - 1) {
-                json.append("]}");
-                records.add(new ProducerRecord<>(Bench.TOPIC, key, json.toString().getBytes(StandardCharsets.UTF_8)));
-                json.setLength(0);
-            }
         }
         long usedBefore = Long.parseLong(bench.redis.info("memory").get("used_memory"));
 
@@ -189,6 +176,36 @@ final class DrainScenario {
 
         bench.results().put("memory", memory(bench, keys, tokens, usedBefore));
         return Figures.typed(out, DrainFigure.class);
+    }
+
+    /**
+     * A burst of {@code events} enters of one product, users {@code u1000000} on, in version 2 records of
+     * {@link #ENTRIES_PER_RECORD} enters as ingest's group commit writes them; each token issued is put in
+     * {@code tokens} when given.
+     */
+    static List<ProducerRecord<byte[], byte[]>> burst(String topic, long product, int events, TokenCodec codec,
+            String requestIds, String[] tokens) {
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(events / ENTRIES_PER_RECORD + 1);
+        byte[] key = Long.toString(product).getBytes(StandardCharsets.UTF_8);
+        long requestedAt = System.currentTimeMillis();
+        StringBuilder json = new StringBuilder();
+        for (int i = 0; i < events; i++) {
+            String user = "u" + (1_000_000 + i);
+            String token = codec.issue(product, user).value();
+            if (tokens != null) {
+                tokens[i] = token;
+            }
+            json.append(json.isEmpty() ? "{\"version\":2,\"productId\":" + product + ",\"entries\":[" : ",")
+                .append("{\"token\":\"").append(token).append("\",\"userId\":\"").append(user)
+                .append("\",\"requestId\":\"").append(requestIds).append('-').append(i)
+                .append("\",\"requestedAt\":").append(requestedAt).append('}');
+            if ((i + 1) % ENTRIES_PER_RECORD == 0 || i == events - 1) {
+                json.append("]}");
+                records.add(new ProducerRecord<>(topic, key, json.toString().getBytes(StandardCharsets.UTF_8)));
+                json.setLength(0);
+            }
+        }
+        return records;
     }
 
     /** The producer of a burst: as fast as it goes, acks=all and idempotent like ingest's, big batches. */
