@@ -20,7 +20,9 @@ KPORT="${DRAIN_KAFKA_PORT:-19193}"
 KCPORT="${DRAIN_KAFKA_CONTROLLER_PORT:-19194}"
 WPORT="${DRAIN_WORKER_PORT:-18191}"
 WORK="$ROOT/.local/drain-check"
-TOPIC="drain.entries"
+# A topic of its own per run: the broker's data outlives the run, and a worker on this run's empty Redis would
+# otherwise first rebuild the lines of every earlier run's events from the log (LineRebuild) before timing anything.
+TOPIC="drain.entries.$(date +%s)"
 SECRET="drain-check-token-secret-0123456789"
 mkdir -p "$WORK"
 

@@ -48,6 +48,30 @@ class EnterEventReaderTests {
             .containsExactly(new EntryRequested(7, "t2", null, null, 0));
     }
 
+    @Test
+    void fieldsMayComeInAnyOrderAndNestedUnknownsAreSkipped() {
+        assertThat(read("{\"entries\":[{\"requestedAt\":5,\"extra\":{\"a\":[1,{\"token\":\"x\"}]},"
+                + "\"userId\":\"u1\",\"token\":\"t1\"}],\"meta\":[{\"productId\":1}],\"productId\":7}"))
+            .containsExactly(new EntryRequested(7, "t1", "u1", null, 5));
+    }
+
+    @Test
+    void aValueOfTheWrongKindMakesTheRecordUnreadable() {
+        assertThat(read("{\"productId\":\"seven\",\"token\":\"t1\"}")).isEmpty();
+        assertThat(read("{\"productId\":7,\"token\":{\"v\":\"t1\"}}")).isEmpty();
+        assertThat(read("{\"productId\":7,\"entries\":[1,{\"token\":\"t2\"}]}")).isEmpty();
+        assertThat(read("{\"productId\":7,\"entries\":{\"token\":\"t2\"}}")).isEmpty();
+        assertThat(read("{\"productId\":7,\"entries\":[{\"token\":\"t2\"}")).isEmpty();
+        assertThat(read("[{\"productId\":7,\"token\":\"t1\"}]")).isEmpty();
+    }
+
+    @Test
+    void nullsAreAbsentValues() {
+        assertThat(read("{\"productId\":7,\"token\":\"t1\",\"userId\":null,\"requestedAt\":null}"))
+            .containsExactly(new EntryRequested(7, "t1", null, null, 0));
+        assertThat(read("{\"productId\":null,\"token\":\"t1\"}")).isEmpty();
+    }
+
     private List<EntryRequested> read(String json) {
         return this.reader.read(json.getBytes(StandardCharsets.UTF_8));
     }
