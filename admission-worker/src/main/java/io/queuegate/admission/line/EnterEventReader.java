@@ -20,7 +20,7 @@ import tools.jackson.databind.json.JsonMapper;
  * check, and binding each record to a class first and copying it into the enters took about twice as long. It reads
  * what binding read: fields it does not know are skipped, so that producers may add some before every worker is
  * upgraded, and a missing or null field is null (0 for {@code requestedAt}); a value of the wrong kind (an object for
- * a token, text for a product id that is no number) makes the record unreadable.
+ * a token, text for a product id that is no number, anything after the object) makes the record unreadable.
  */
 final class EnterEventReader {
 
@@ -57,6 +57,10 @@ final class EnterEventReader {
                 case "entries" -> entries = entries(parser, token);
                 default -> single.read(name, parser, token);
             }
+        }
+        if (parser.nextToken() != null) {
+            // anything after the record's object: not one record
+            throw Unreadable.INSTANCE;
         }
         if (productId == null) {
             return List.of();

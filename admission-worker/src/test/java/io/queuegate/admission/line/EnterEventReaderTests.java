@@ -63,6 +63,7 @@ class EnterEventReaderTests {
         assertThat(read("{\"productId\":7,\"entries\":{\"token\":\"t2\"}}")).isEmpty();
         assertThat(read("{\"productId\":7,\"entries\":[{\"token\":\"t2\"}")).isEmpty();
         assertThat(read("[{\"productId\":7,\"token\":\"t1\"}]")).isEmpty();
+        assertThat(read("{\"productId\":7,\"token\":\"t1\"} {\"productId\":8}")).isEmpty();
     }
 
     @Test
