@@ -18,10 +18,10 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>Read token by token rather than bound to classes: in a burst, reading was the writer's largest single cost, ahead
  * of the token check, and binding each record to a class first and copying it into the enters took about twice as
- * long. It reads
- * what binding read: fields it does not know are skipped, so that producers may add some before every worker is
- * upgraded, and a missing or null field is null (0 for {@code requestedAt}); a value of the wrong kind (an object for
- * a token, text for a product id that is no number, anything after the object) makes the record unreadable.
+ * long. It reads what binding read: fields it does not know are skipped, so that producers may add some before every
+ * worker is upgraded, and a missing or null field is null (0 for {@code requestedAt}); a value of the wrong kind (an
+ * object for a token, text for a product id that is no number, anything after the object) makes the record
+ * unreadable.
  */
 final class EnterEventReader {
 
