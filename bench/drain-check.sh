@@ -50,10 +50,11 @@ redis-server --port "$REDIS_PORT" --save '' --appendonly no --daemonize yes --di
 KAFKA_PORT="$KPORT" KAFKA_CONTROLLER_PORT="$KCPORT" scripts/kafka.sh start
 
 start_worker() {
+    # shellcheck disable=SC2046 # service_jvm_options (scripts/lib.sh) prints several options
     SERVER_PORT="$WPORT" MANAGEMENT_SERVER_PORT="$((WPORT + 500))" SPRING_PROFILES_ACTIVE=dev SPRING_DATA_REDIS_PORT="$REDIS_PORT" \
     SPRING_KAFKA_BOOTSTRAP_SERVERS="127.0.0.1:$KPORT" QUEUEGATE_ADMISSION_TOPIC="$TOPIC" \
     QUEUEGATE_ADMISSION_AUDITTOPIC=drain.audit QUEUEGATE_TOKEN_SECRET="$SECRET" \
-    java --sun-misc-unsafe-memory-access=allow -XX:+UseG1GC -Xms256m -Xmx512m ${DRAIN_WORKER_OPTS:-} \
+    java $(service_jvm_options admission-worker) ${DRAIN_WORKER_OPTS:-} \
         -jar "$WORKER_JAR" >>"$WORK/worker.log" 2>&1 &
     WORKER_PID=$!
     for _ in $(seq 1 120); do
@@ -62,7 +63,19 @@ start_worker() {
     done
     die "the worker did not answer on :$WPORT (see $WORK/worker.log)"
 }
-stop_worker() { kill "$WORKER_PID"; wait "$WORKER_PID" 2>/dev/null || true; WORKER_PID=""; }
+# Holds the writer (true) until it has stopped reading, or releases it (false): PUT /api/v1/writer
+hold() {
+    local state
+    for _ in $(seq 1 100); do
+        state="$(curl -fsS -X PUT -H "Authorization: Bearer dev-admin-token" -H 'Content-Type: application/json' \
+            -d "{\"held\":$1}" "http://127.0.0.1:$WPORT/api/v1/writer")"
+        case "$1:$state" in
+            true:*'"paused":true'*|false:*'"held":false'*) return 0 ;;
+        esac
+        sleep 0.1
+    done
+    die "the writer did not answer held=$1 ($state)"
+}
 
 yardstick() {
     local key="drain-check:zadd:{$$}"
@@ -85,13 +98,16 @@ for round in $(seq 1 "$ROUNDS"); do
     log "round $round"
     yardstick
     drain burst "127.0.0.1:$KPORT" "$TOPIC" "$REDIS_PORT" "$EVENTS" "$SECRET"
-    stop_worker
+    # the backlog: produced while the writer is held, drained by the same warm writer once released
+    hold true
     product="$(drain produce "127.0.0.1:$KPORT" "$TOPIC" "$REDIS_PORT" "$EVENTS" "$SECRET")"
-    drain await "$product" "$REDIS_PORT" "$EVENTS" &
+    drain await "$product" "$REDIS_PORT" "$EVENTS" >"$WORK/await.out" &
     awaiting=$!
-    start_worker
+    until grep -q watching "$WORK/await.out"; do kill -0 "$awaiting" 2>/dev/null || die "the watcher stopped"; sleep 0.1; done
     w0="$(cpu "$WORKER_PID")" r0="$(cpu "$(cat "$WORK/redis.pid")")" k0="$(cpu "$(cat .local/kafka/kafka.pid)")"
+    hold false
     wait "$awaiting"
+    grep -v watching "$WORK/await.out"
     cpu_report backlog "$w0" "$r0" "$k0"
     yardstick
 done

@@ -41,12 +41,17 @@ use_java25() {
     die "no JDK 25 found (looked at \$JAVA_HOME and /usr/lib/jvm/temurin-25-jdk-amd64); install a Temurin 25 JDK or set QG_JAVA_HOME"
 }
 
-# The JVM options every service starts with (run.sh), and the benchmark's yardstick apps when no service runs to
-# copy them from: G1 unless QG_JAVA_OPTS picks a collector itself (the JVM refuses two).
+# The JVM options a service starts with (run.sh; service_jvm_options MODULE), and the benchmark's yardstick apps when
+# no service runs to copy them from (no MODULE: the HTTP services' options): G1 unless QG_JAVA_OPTS picks a collector
+# itself (the JVM refuses two). The admission worker gets a fixed 1 GiB heap: its writer holds a fetch of up to 8 MiB
+# per partition and the enters parsed from it, and in 256 MiB G1 ran a concurrent cycle about every second of a burst
+# (the fetch buffers are humongous objects): 30 % of the worker's CPU went to collection, and a backlog drained at
+# 0.8 of the pace it reaches with 1 GiB (docs/BENCHMARKS.md, "Tuning").
 service_jvm_options() {
-    local gc="-XX:+UseG1GC"
+    local gc="-XX:+UseG1GC" heap="-Xms256m -Xmx512m"
     case " ${QG_JAVA_OPTS:-} " in *" -XX:+Use"*GC" "*) gc="" ;; esac
-    printf '%s' "--sun-misc-unsafe-memory-access=allow${gc:+ $gc} -Xms256m -Xmx512m -XX:+ExitOnOutOfMemoryError${QG_JAVA_OPTS:+ ${QG_JAVA_OPTS}}"
+    [ "${1:-}" = admission-worker ] && heap="-Xms1g -Xmx1g"
+    printf '%s' "--sun-misc-unsafe-memory-access=allow${gc:+ $gc} $heap -XX:+ExitOnOutOfMemoryError${QG_JAVA_OPTS:+ ${QG_JAVA_OPTS}}"
 }
 
 # True when something accepts TCP connections on 127.0.0.1:$1.

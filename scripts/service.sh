@@ -33,4 +33,4 @@ if [ -n "${QUEUE_TOKEN_SECRET:-}" ]; then
     export QUEUE_TOKEN_SECRET QUEUEGATE_TOKEN_SECRET="$QUEUE_TOKEN_SECRET"
 fi
 # shellcheck disable=SC2046 # service_jvm_options (scripts/lib.sh) prints several options
-exec java $(service_jvm_options) -jar "$jar"
+exec java $(service_jvm_options "$module") -jar "$jar"

@@ -22,7 +22,7 @@ class AdmissionConfiguration {
 
     @Bean
     AdminAccess adminAccess(AdminProperties admin, Environment environment) {
-        return new AdminAccess(admin, environment, "/api/v1/queues/**");
+        return new AdminAccess(admin, environment, "/api/v1/queues/**", "/api/v1/writer");
     }
 
     /** The admin API's bodies are a few fields; nothing larger is read. */

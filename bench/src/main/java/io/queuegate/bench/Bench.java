@@ -15,6 +15,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import io.queuegate.core.queue.QueueKeys;
@@ -212,6 +213,27 @@ final class Bench implements AutoCloseable {
             if (response.status() != 200) {
                 throw new IOException("PUT queue " + productId + " answered " + response.status() + " " + response.body()
                         + (response.status() == 401 ? " (admin token: set ADMIN_TOKEN or .local/admin-token)" : ""));
+            }
+        }
+    }
+
+    /**
+     * Holds the admission worker's line writer until it has stopped reading, or releases it ({@code PUT
+     * /api/v1/writer}); returns once the worker says so.
+     */
+    void holdWriter(boolean held) throws IOException, InterruptedException {
+        try (HttpPool http = new HttpPool(this.options.host(), ADMIN, 1)) {
+            String body = "{\"held\":" + held + "}";
+            HttpPool.Response response = http.put("/api/v1/writer", body, this.stack.adminToken);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (response.status() == 200 && !response.body().contains(held ? "\"paused\":true" : "\"held\":false")
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+                response = http.put("/api/v1/writer", body, this.stack.adminToken);
+            }
+            if (response.status() != 200 || !response.body().contains(held ? "\"paused\":true" : "\"held\":false")) {
+                throw new IOException("PUT /api/v1/writer " + body + " answered " + response.status() + " "
+                        + response.body());
             }
         }
     }

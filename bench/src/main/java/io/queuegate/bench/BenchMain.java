@@ -189,7 +189,8 @@ public final class BenchMain {
             total += o.admissionRepeats();
         }
         if (o.runs("drain")) {
-            total += o.drainEvents() * (1 / 120_000.0 + 1 / 250_000.0 + 1 / 200_000.0 + 1 / 200_000.0) + 2;
+            // yardstick, build, produce and drain, memory; then the backlog's build, produce and drain
+            total += o.drainEvents() * (1 / 120_000.0 + 2 / 250_000.0 + 3 / 200_000.0 + 2 / 200_000.0) + 3;
         }
         if (o.runs("status")) {
             total += rate;

@@ -75,8 +75,9 @@ final class Chart {
         bars.add(new Object[] {"1b enters ÷ seed design", rateRatio(ingest, RateFigure.SEED), Targets.ENTERS_TO_SEED});
         bars.add(new Object[] {"1c ingest CPU ÷ no-op app's", ingest == null ? null : ingest.ingestCpuToPlainNoop(),
             Targets.INGEST_CPU_TO_PLAIN_NOOP});
-        bars.add(new Object[] {"2 drain ÷ redis-benchmark ZADD", r.drain() == null ? null : r.drain().ratio(),
-            Targets.DRAIN_TO_ZADD});
+        bars.add(new Object[] {"2a drain from the log ÷ redis-benchmark ZADD",
+            r.drain() == null ? null : r.drain().backlogRatio(), Targets.DRAIN_TO_ZADD});
+        bars.add(new Object[] {"2b produced and drained ÷ ZADD", r.drain() == null ? null : r.drain().ratio(), null});
         bars.add(new Object[] {"3a polls ÷ plain no-op GET", rateRatio(status, RateFigure.PLAIN_NOOP),
             Targets.POLLS_TO_PLAIN_NOOP});
         bars.add(new Object[] {"3b polls ÷ seed design", rateRatio(status, RateFigure.SEED), null});
@@ -145,6 +146,8 @@ final class Chart {
     static List<Object[]> cpuPhases(BenchRun r) {
         List<Object[]> phases = new ArrayList<>();
         add(phases, "drain: produce → all in line", Report.at(r.drain() == null ? null : r.drain().cpu(), "cores"));
+        add(phases, "drain: backlog, release → all in line", Report.at(
+                r.drain() == null || r.drain().backlog() == null ? null : r.drain().backlog().cpu(), "cores"));
         for (RateFigure figure : Arrays.asList(r.statusFigure(), r.ingestFigure())) {
             if (figure != null) {
                 for (String key : figure.measured()) {

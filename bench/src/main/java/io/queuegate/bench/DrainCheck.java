@@ -66,6 +66,9 @@ public final class DrainCheck {
     private static void await(long product, int redisPort, int events) throws Exception {
         try (Redis redis = new Redis("127.0.0.1", redisPort)) {
             long first = 0;
+            // the script releases the writer only once this is watching
+            System.out.println("watching");
+            System.out.flush();
             while (redis.hgetLong(QueueKeys.of(product).stats(), "enteredTotal") == 0) {
                 Thread.sleep(2);
             }

@@ -175,7 +175,75 @@ final class DrainScenario {
         bench.lineTokens = sample;
 
         bench.results().put("memory", memory(bench, keys, tokens, usedBefore));
+        out.put("backlog", backlog(bench, zadd));
         return Figures.typed(out, DrainFigure.class);
+    }
+
+    /**
+     * Figure 2a: the same burst drained from the log. The writer is held while the events are produced, and the clock
+     * runs from its release until every one is in the line: the writer's own pace, as a sale sees it once ingest has
+     * taken enters faster than the line grows. The burst above times the producer as well, which shares the two
+     * cores with the writer, Kafka and Redis.
+     */
+    private static Map<String, Object> backlog(Bench bench, Object yardstick) throws Exception {
+        int events = bench.options.drainEvents();
+        long product = bench.newProduct();
+        QueueKeys keys = QueueKeys.of(product);
+        bench.writeSettings(product, 1, 1_000, 300, false);
+        bench.progress.phase("drain: building " + events + " more enter events for the backlog", events / 250_000.0);
+        List<ProducerRecord<byte[], byte[]>> records = burst(Bench.TOPIC, product, events, bench.codec,
+                "backlog-" + bench.runId, null);
+        Map<String, Object> out = new LinkedHashMap<>();
+        bench.progress.phase("drain: producing a backlog of " + events + " events with the writer held, then "
+                + "releasing it", events / 200_000.0 + events / 200_000.0);
+        bench.holdWriter(true);
+        try (KafkaProducer<byte[], byte[]> producer = burstProducer(bench.options.host() + ":9092")) {
+            long start = System.nanoTime();
+            AtomicLong failed = new AtomicLong();
+            for (ProducerRecord<byte[], byte[]> record : records) {
+                producer.send(record, (metadata, ex) -> {
+                    if (ex != null) {
+                        failed.incrementAndGet();
+                    }
+                });
+            }
+            producer.flush();
+            out.put("events", events);
+            out.put("produceSeconds", Figures.round3((System.nanoTime() - start) / 1e9));
+            out.put("sendFailures", failed.get());
+        }
+        catch (RuntimeException ex) {
+            bench.holdWriter(false);
+            throw ex;
+        }
+        Map<String, Object> metered = bench.metered(() -> {
+            Map<String, Object> timing = new LinkedHashMap<>();
+            long start = System.nanoTime();
+            bench.holdWriter(false);
+            long deadline = start + TimeUnit.MINUTES.toNanos(5);
+            long seen = 0;
+            while (seen < events && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+                seen = bench.redis.hgetLong(keys.stats(), "enteredTotal");
+            }
+            if (seen < events) {
+                timing.put("error", "only " + seen + " of " + events + " events were in waiting after 5 minutes");
+                return timing;
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            timing.put("secondsUntilAllWaiting", Figures.round3(seconds));
+            timing.put("eventsPerSecond", Math.round(events / seconds));
+            return timing;
+        });
+        out.putAll(metered);
+        out.put("cpuMicrosPerEvent", Figures.perUnit((Map<?, ?>) metered.get("cpu"), events));
+        if (yardstick instanceof Long ops && out.get("eventsPerSecond") instanceof Long eps) {
+            out.put("ratio", Figures.round3(eps / (double) ops));
+        }
+        bench.progress.note(String.format("drain: a backlog of %,d events in waiting %s s after the writer's release "
+                + "(%,d events/s)", events, out.get("secondsUntilAllWaiting"), out.get("eventsPerSecond")));
+        bench.redis.unlink(keys.all());
+        return out;
     }
 
     /**
