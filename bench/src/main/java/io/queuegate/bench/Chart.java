@@ -75,7 +75,7 @@ final class Chart {
         bars.add(new Object[] {"1b enters ÷ seed design", rateRatio(ingest, RateFigure.SEED), Targets.ENTERS_TO_SEED});
         bars.add(new Object[] {"1c ingest CPU ÷ no-op app's", ingest == null ? null : ingest.ingestCpuToPlainNoop(),
             Targets.INGEST_CPU_TO_PLAIN_NOOP});
-        bars.add(new Object[] {"2a drain from the log ÷ redis-benchmark ZADD",
+        bars.add(new Object[] {"2a drain from the log ÷ ZADD",
             r.drain() == null ? null : r.drain().backlogRatio(), Targets.DRAIN_TO_ZADD});
         bars.add(new Object[] {"2b produced and drained ÷ ZADD", r.drain() == null ? null : r.drain().ratio(), null});
         bars.add(new Object[] {"3a polls ÷ plain no-op GET", rateRatio(status, RateFigure.PLAIN_NOOP),
