@@ -46,7 +46,7 @@ use_java25() {
 # itself (the JVM refuses two). The admission worker gets a fixed 1 GiB heap: its writer holds a fetch of up to 8 MiB
 # per partition and the enters parsed from it, and in 256 MiB G1 ran a concurrent cycle about every second of a burst
 # (the fetch buffers are humongous objects): 30 % of the worker's CPU went to collection, and a backlog drained at
-# 0.8 of the pace it reaches with 1 GiB (docs/BENCHMARKS.md, "Tuning").
+# 0.7 of the pace it reaches with 1 GiB (docs/BENCHMARKS.md, "Tuning").
 service_jvm_options() {
     local gc="-XX:+UseG1GC" heap="-Xms256m -Xmx512m"
     case " ${QG_JAVA_OPTS:-} " in *" -XX:+Use"*GC" "*) gc="" ;; esac

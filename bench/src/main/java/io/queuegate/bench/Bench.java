@@ -224,14 +224,15 @@ final class Bench implements AutoCloseable {
     void holdWriter(boolean held) throws IOException, InterruptedException {
         try (HttpPool http = new HttpPool(this.options.host(), ADMIN, 1)) {
             String body = "{\"held\":" + held + "}";
+            // held: once the writer stopped reading; released: at once
+            String settled = held ? "\"paused\":true" : "\"held\":false";
             HttpPool.Response response = http.put("/api/v1/writer", body, this.stack.adminToken);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (response.status() == 200 && !response.body().contains(held ? "\"paused\":true" : "\"held\":false")
-                    && System.nanoTime() < deadline) {
+            while (response.status() == 200 && !response.body().contains(settled) && System.nanoTime() < deadline) {
                 Thread.sleep(20);
                 response = http.put("/api/v1/writer", body, this.stack.adminToken);
             }
-            if (response.status() != 200 || !response.body().contains(held ? "\"paused\":true" : "\"held\":false")) {
+            if (response.status() != 200 || !response.body().contains(settled)) {
                 throw new IOException("PUT /api/v1/writer " + body + " answered " + response.status() + " "
                         + response.body());
             }

@@ -100,16 +100,8 @@ final class DrainScenario {
             try (KafkaProducer<byte[], byte[]> producer = burstProducer(bench.options.host() + ":9092")) {
                 producer.partitionsFor(Bench.TOPIC);
                 start = System.nanoTime();
-                Thread sender = Thread.ofPlatform().name("bench-producer").start(() -> {
-                    for (ProducerRecord<byte[], byte[]> record : records) {
-                        producer.send(record, (metadata, ex) -> {
-                            if (ex != null) {
-                                failed.incrementAndGet();
-                            }
-                        });
-                    }
-                    producer.flush();
-                });
+                Thread sender = Thread.ofPlatform().name("bench-producer")
+                    .start(() -> failed.set(sendAll(producer, records)));
                 long deadline = start + TimeUnit.MINUTES.toNanos(5);
                 long producedAt = -1;
                 while (System.nanoTime() < deadline) {
@@ -199,18 +191,10 @@ final class DrainScenario {
         bench.holdWriter(true);
         try (KafkaProducer<byte[], byte[]> producer = burstProducer(bench.options.host() + ":9092")) {
             long start = System.nanoTime();
-            AtomicLong failed = new AtomicLong();
-            for (ProducerRecord<byte[], byte[]> record : records) {
-                producer.send(record, (metadata, ex) -> {
-                    if (ex != null) {
-                        failed.incrementAndGet();
-                    }
-                });
-            }
-            producer.flush();
+            long failed = sendAll(producer, records);
             out.put("events", events);
             out.put("produceSeconds", Figures.round3((System.nanoTime() - start) / 1e9));
-            out.put("sendFailures", failed.get());
+            out.put("sendFailures", failed);
         }
         catch (RuntimeException ex) {
             bench.holdWriter(false);
@@ -274,6 +258,20 @@ final class DrainScenario {
             }
         }
         return records;
+    }
+
+    /** Sends every record and returns once the broker has answered them all: how many sends failed. */
+    private static long sendAll(KafkaProducer<byte[], byte[]> producer, List<ProducerRecord<byte[], byte[]>> records) {
+        AtomicLong failed = new AtomicLong();
+        for (ProducerRecord<byte[], byte[]> record : records) {
+            producer.send(record, (metadata, ex) -> {
+                if (ex != null) {
+                    failed.incrementAndGet();
+                }
+            });
+        }
+        producer.flush();
+        return failed.get();
     }
 
     /** The producer of a burst: as fast as it goes, acks=all and idempotent like ingest's, big batches. */
