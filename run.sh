@@ -7,8 +7,8 @@
 #   ./run.sh status       show what is running
 # Options: --no-build (skip the Maven build), --no-demo (skip creating demo queue 1).
 # Environment: ADMIN_TOKEN (default: generated once, kept in .local/admin-token),
-#              QUEUE_TOKEN_SECRET (default: unset, and the services run with the 'dev' profile and its
-#              built-in development secret), QG_JAVA_OPTS (extra JVM options for the services),
+#              QUEUE_TOKEN_SECRET (default: generated once, kept in .local/token-secret; the services refuse a
+#              secret under 32 bytes or one written in the repository), QG_JAVA_OPTS (extra JVM options),
 #              HEALTH_TIMEOUT (seconds, default 120), REDIS_PORT (default 6379: the Redis on 127.0.0.1 the
 #              services use, started by scripts/redis.sh when none answers there).
 set -euo pipefail
@@ -26,6 +26,7 @@ PID_DIR="$LOCAL_DIR/pids"
 LOG_DIR="$LOCAL_DIR/logs"
 KAFKA_MARKER="$LOCAL_DIR/kafka.started"
 ADMIN_TOKEN_FILE="$LOCAL_DIR/admin-token"
+TOKEN_SECRET_FILE="$LOCAL_DIR/token-secret"
 HEALTH_TIMEOUT="${HEALTH_TIMEOUT:-120}"
 export REDIS_PORT="${REDIS_PORT:-6379}"
 
@@ -74,16 +75,20 @@ show_status() {
     "$ROOT/scripts/redis.sh" status || true
 }
 
-admin_token() {
-    if [ -n "${ADMIN_TOKEN:-}" ]; then
-        printf '%s' "$ADMIN_TOKEN"
-    elif [ -s "$ADMIN_TOKEN_FILE" ]; then
-        tr -d '[:space:]' <"$ADMIN_TOKEN_FILE"
+# A secret: the caller's ($1, when set), else the one kept in file $2, else 32 random bytes made once and kept there
+# (readable by this user only), so that restarts keep the tokens already issued valid.
+secret_of() {
+    local given="$1" file="$2"
+    if [ -n "$given" ]; then
+        printf '%s' "$given"
+    elif [ -s "$file" ]; then
+        tr -d '[:space:]' <"$file"
     else
-        local token
-        token="$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')"
-        (umask 077 && printf '%s\n' "$token" >"$ADMIN_TOKEN_FILE")
-        printf '%s' "$token"
+        local secret
+        secret="$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')"
+        mkdir -p "$(dirname "$file")"
+        (umask 077 && printf '%s\n' "$secret" >"$file")
+        printf '%s' "$secret"
     fi
 }
 
@@ -91,8 +96,12 @@ start_service() {
     local svc="$1" log
     log="$LOG_DIR/$svc.log"
     log "starting $svc on :${PORT[$svc]} (log: ${log#"$ROOT"/})"
+    local extra=()
+    # the worker's port is its admin API: on loopback unless QUEUEGATE_ADMIN_ADDRESS says otherwise
+    [ "$svc" = admission-worker ] && extra=(QUEUEGATE_ADMIN_ADDRESS="${QUEUEGATE_ADMIN_ADDRESS:-127.0.0.1}")
     env SERVER_PORT="${PORT[$svc]}" \
         MANAGEMENT_SERVER_PORT="${MANAGEMENT_PORT[$svc]}" \
+        "${extra[@]}" \
         KAFKA_PORT=9092 \
         ADMIN_TOKEN="$ADMIN_TOKEN" \
         "${SECRET_ENV[@]}" \
@@ -162,8 +171,7 @@ create_demo() {
 }
 
 print_banner() {
-    local token_note=""
-    [ -n "${QUEUE_TOKEN_SECRET:-}" ] || token_note=" (profile 'dev': built-in development token secret; set QUEUE_TOKEN_SECRET for a real one)"
+    local token_note=" (tokens signed with the secret in ${TOKEN_SECRET_FILE#"$ROOT"/})"
     cat <<EOF
 
 Queuegate is running$token_note
@@ -259,17 +267,9 @@ for svc in "${SERVICES[@]}"; do
     [ -f "$(jar_of "$svc")" ] || die "$(jar_of "$svc") not found; build first (./run.sh without --no-build)"
 done
 
-ADMIN_TOKEN="$(admin_token)"
-SECRET_ENV=()
-if [ -n "${QUEUE_TOKEN_SECRET:-}" ]; then
-    SECRET_ENV=(QUEUE_TOKEN_SECRET="$QUEUE_TOKEN_SECRET" QUEUEGATE_TOKEN_SECRET="$QUEUE_TOKEN_SECRET")
-else
-    case ",${SPRING_PROFILES_ACTIVE:-}," in
-        *,dev,*) SECRET_ENV=(SPRING_PROFILES_ACTIVE="$SPRING_PROFILES_ACTIVE") ;;
-        ,,) SECRET_ENV=(SPRING_PROFILES_ACTIVE=dev) ;;
-        *) SECRET_ENV=(SPRING_PROFILES_ACTIVE="$SPRING_PROFILES_ACTIVE,dev") ;;
-    esac
-fi
+ADMIN_TOKEN="$(secret_of "${ADMIN_TOKEN:-}" "$ADMIN_TOKEN_FILE")"
+QUEUE_TOKEN_SECRET="$(secret_of "${QUEUE_TOKEN_SECRET:-}" "$TOKEN_SECRET_FILE")"
+SECRET_ENV=(QUEUE_TOKEN_SECRET="$QUEUE_TOKEN_SECRET" QUEUEGATE_TOKEN_SECRET="$QUEUE_TOKEN_SECRET")
 
 # From here on, leaving early (failure, Ctrl-C) stops what this run started.
 CLEANUP=1

@@ -9,6 +9,8 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.TopicConfig;
 
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.server.ConfigurableWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
@@ -23,6 +25,19 @@ class AdmissionConfiguration {
     @Bean
     AdminAccess adminAccess(AdminProperties admin, Environment environment) {
         return new AdminAccess(admin, environment, "/api/v1/queues/**", "/api/v1/writer");
+    }
+
+    /**
+     * The worker's port serves its admin API and nothing else, so {@code queuegate.admin.address} is where that port
+     * listens: loopback keeps the API on the host even where the port is reachable from outside.
+     */
+    @Bean
+    WebServerFactoryCustomizer<ConfigurableWebServerFactory> adminAddress(AdminProperties admin) {
+        return (factory) -> {
+            if (admin.address() != null) {
+                factory.setAddress(admin.address());
+            }
+        };
     }
 
     /** The admin API's bodies are a few fields; nothing larger is read. */

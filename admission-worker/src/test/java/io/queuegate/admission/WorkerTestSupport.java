@@ -9,6 +9,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import io.queuegate.core.event.EntryRequested;
 import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.core.testing.TestSecrets;
 import io.queuegate.core.token.TokenCodec;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -24,6 +25,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.ZSetOperations.TypedTuple;
 import org.springframework.kafka.test.context.EmbeddedKafka;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -36,8 +39,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(properties = {
         "spring.config.name=" + AdmissionWorkerApplication.CONFIG_NAME,
         "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}",
-        "queuegate.token.secret=" + WorkerTestSupport.TOKEN_SECRET,
-        "queuegate.admin.token=" + WorkerTestSupport.ADMIN_TOKEN,
         "queuegate.admission.tick-interval=1h",
         // small chunks, so that every batch is sent as many pipelined chunks
         "queuegate.admission.append-chunk=100" })
@@ -46,9 +47,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 @EmbeddedKafka(partitions = 12, topics = WorkerTestSupport.ENTRIES_TOPIC)
 abstract class WorkerTestSupport {
 
-    static final String TOKEN_SECRET = "worker-test-token-secret-0123456789";
+    static final String TOKEN_SECRET = TestSecrets.random("worker-test-token-secret");
 
-    static final String ADMIN_TOKEN = "worker-test-admin-token";
+    static final String ADMIN_TOKEN = TestSecrets.random("worker-test-admin-token");
+
+    @DynamicPropertySource
+    static void secrets(DynamicPropertyRegistry registry) {
+        registry.add("queuegate.token.secret", () -> TOKEN_SECRET);
+        registry.add("queuegate.admin.token", () -> ADMIN_TOKEN);
+    }
 
     static final String ENTRIES_TOPIC = "queuegate.entries";
 

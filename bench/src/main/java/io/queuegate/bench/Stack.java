@@ -67,7 +67,7 @@ final class Stack {
         this.adminToken = firstNonBlank(System.getenv("ADMIN_TOKEN"), read(root.resolve(".local/admin-token")),
                 workerEnv.get("QUEUEGATE_ADMIN_TOKEN"), workerEnv.get("ADMIN_TOKEN"));
         String secret = firstNonBlank(workerEnv.get("QUEUEGATE_TOKEN_SECRET"), workerEnv.get("QUEUE_TOKEN_SECRET"),
-                System.getenv("QUEUE_TOKEN_SECRET"));
+                System.getenv("QUEUE_TOKEN_SECRET"), read(root.resolve(".local/token-secret")));
         this.tokenSecret = secret != null ? secret : TokenProperties.DEV_SECRET;
     }
 

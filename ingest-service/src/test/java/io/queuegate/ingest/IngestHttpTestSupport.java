@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.queuegate.core.testing.TestSecrets;
 import io.queuegate.ingest.IngestApplication;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -20,6 +21,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.kafka.test.context.EmbeddedKafka;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The ingest service over HTTP on a random port, against an embedded KRaft broker and the real, shared Redis; and a
@@ -27,17 +30,23 @@ import org.springframework.kafka.test.context.EmbeddedKafka;
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
         "spring.config.name=" + IngestApplication.CONFIG_NAME,
-        "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}",
-        "queuegate.token.secret=" + IngestHttpTestSupport.TOKEN_SECRET,
-        "queuegate.admin.token=ingest-test-admin-token" })
+        "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}" })
 @EmbeddedKafka(partitions = 12, topics = IngestHttpTestSupport.TOPIC)
 public abstract class IngestHttpTestSupport {
 
-    public static final String TOKEN_SECRET = "ingest-test-token-secret-0123456789";
+    public static final String TOKEN_SECRET = TestSecrets.random("ingest-test-token-secret");
+
+    static final String ADMIN_TOKEN = TestSecrets.random("ingest-test-admin-token");
 
     public static final String TOPIC = "queuegate.entries";
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @DynamicPropertySource
+    static void secrets(DynamicPropertyRegistry registry) {
+        registry.add("queuegate.token.secret", () -> TOKEN_SECRET);
+        registry.add("queuegate.admin.token", () -> ADMIN_TOKEN);
+    }
 
     @LocalServerPort
     protected int port;

@@ -1,7 +1,5 @@
 package io.queuegate.core;
 
-import java.util.Arrays;
-
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import io.queuegate.core.queue.Admission;
@@ -13,6 +11,7 @@ import io.queuegate.core.queue.RegistryProperties;
 import io.queuegate.core.queue.ScriptTimer;
 import io.queuegate.core.queue.TokenStatusReader;
 import io.queuegate.core.queue.WaitingLine;
+import io.queuegate.core.secret.SecretPolicy;
 import io.queuegate.core.token.TokenCodec;
 import io.queuegate.core.token.TokenProperties;
 
@@ -33,11 +32,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 @Import({ WaitingLine.class, Admission.class, TokenStatusReader.class, Leaving.class })
 public class QueueCoreConfiguration {
 
-    public static final String DEV_PROFILE = "dev";
-
     @Bean
     TokenCodec tokenCodec(TokenProperties properties, Environment environment) {
-        requireRealSecret(properties.secret(), TokenProperties.DEV_SECRET, "QUEUE_TOKEN_SECRET", environment);
+        SecretPolicy.require("QUEUE_TOKEN_SECRET", properties.secret(), environment);
         return new TokenCodec(properties.secret());
     }
 
@@ -55,17 +52,5 @@ public class QueueCoreConfiguration {
     @Bean
     QueueStore queueStore(StringRedisTemplate redis, Keyspace keyspace, RegistryProperties properties) {
         return new QueueStore(redis, keyspace, properties.registry());
-    }
-
-    /**
-     * Refuses to start with a missing or well-known secret unless the {@code dev} profile is active: a
-     * deployment that forgot its secret would hand out tokens anyone can forge.
-     */
-    public static void requireRealSecret(String value, String devDefault, String variable, Environment environment) {
-        boolean dev = Arrays.asList(environment.getActiveProfiles()).contains(DEV_PROFILE);
-        if (!dev && (value == null || value.isBlank() || value.equals(devDefault))) {
-            throw new IllegalStateException(variable + " must be set to a private value outside the '"
-                    + DEV_PROFILE + "' profile");
-        }
     }
 }

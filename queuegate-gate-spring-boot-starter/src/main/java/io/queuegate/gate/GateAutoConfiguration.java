@@ -2,10 +2,10 @@ package io.queuegate.gate;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
-import io.queuegate.core.QueueCoreConfiguration;
 import io.queuegate.core.queue.Keyspace;
 import io.queuegate.core.queue.RedisKeyProperties;
 import io.queuegate.core.queue.ScriptTimer;
+import io.queuegate.core.secret.SecretPolicy;
 import io.queuegate.core.token.TokenCodec;
 import io.queuegate.core.token.TokenProperties;
 import tools.jackson.databind.json.JsonMapper;
@@ -35,8 +35,7 @@ public class GateAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     TokenCodec tokenCodec(TokenProperties properties, Environment environment) {
-        QueueCoreConfiguration.requireRealSecret(properties.secret(), TokenProperties.DEV_SECRET,
-                "QUEUE_TOKEN_SECRET", environment);
+        SecretPolicy.require("QUEUE_TOKEN_SECRET", properties.secret(), environment);
         return new TokenCodec(properties.secret());
     }
 

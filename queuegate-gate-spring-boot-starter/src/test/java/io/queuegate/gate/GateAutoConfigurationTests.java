@@ -2,6 +2,7 @@ package io.queuegate.gate;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.queuegate.core.queue.ScriptTimer;
+import io.queuegate.core.testing.TestSecrets;
 import io.queuegate.core.token.TokenCodec;
 import io.queuegate.core.token.TokenProperties;
 import org.junit.jupiter.api.Test;
@@ -21,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 /** What the starter contributes to a context, and what it refuses to start with. */
 class GateAutoConfigurationTests {
 
-    private static final String SECRET = "auto-config-test-secret-0123456789";
+    private static final String SECRET = TestSecrets.random("auto-config-test-secret");
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(GateAutoConfiguration.class));

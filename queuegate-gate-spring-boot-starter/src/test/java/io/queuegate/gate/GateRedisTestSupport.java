@@ -6,6 +6,7 @@ import java.util.Set;
 
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.testing.TestRedis;
+import io.queuegate.core.testing.TestSecrets;
 import io.queuegate.core.token.TokenCodec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,7 +24,7 @@ abstract class GateRedisTestSupport {
 
     static final long NOW = TestRedis.NOW;
 
-    static final String SECRET = "gate-test-token-secret-0123456789";
+    static final String SECRET = TestSecrets.random("gate-test-token-secret");
 
     static final int MAX_QUANTITY = 4;
 

@@ -1,6 +1,6 @@
 package io.queuegate.web;
 
-import io.queuegate.core.QueueCoreConfiguration;
+import io.queuegate.core.secret.SecretPolicy;
 
 import org.springframework.core.env.Environment;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
@@ -8,7 +8,7 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
  * Puts a service's admin endpoints behind {@code Authorization: Bearer <admin token>}. Declared as a bean with
- * the paths to guard; refuses to start with the development token outside the {@code dev} profile.
+ * the paths to guard; refuses to start with a token {@link SecretPolicy} refuses.
  */
 public class AdminAccess implements WebMvcConfigurer {
 
@@ -17,8 +17,7 @@ public class AdminAccess implements WebMvcConfigurer {
     private final String[] paths;
 
     public AdminAccess(AdminProperties properties, Environment environment, String... paths) {
-        QueueCoreConfiguration.requireRealSecret(properties.token(), AdminProperties.DEV_TOKEN, "ADMIN_TOKEN",
-                environment);
+        SecretPolicy.require("ADMIN_TOKEN", properties.token(), environment);
         this.interceptor = new AdminTokenInterceptor(properties.token());
         this.paths = paths;
     }

@@ -2,22 +2,31 @@ package io.queuegate.system;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import io.queuegate.admission.AdmissionWorkerApplication;
 import io.queuegate.booking.BookingApplication;
 import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.core.testing.TestSecrets;
 import io.queuegate.ingest.IngestApplication;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -34,8 +43,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  */
 final class Stack {
 
-    static final String ADMIN_TOKEN = "system-test-admin-token";
-    static final String TOKEN_SECRET = "system-test-token-secret-0123456789";
+    static final String ADMIN_TOKEN = TestSecrets.random("system-test-admin-token");
+    static final String TOKEN_SECRET = TestSecrets.random("system-test-token-secret");
     static final String ENTRIES_TOPIC = "queuegate.entries";
 
     /**
@@ -43,6 +52,15 @@ final class Stack {
      * another version would tick these products by its own rules.
      */
     static final String REGISTRY = "queuegate:queues:system-tests";
+
+    /** How long a test waits for any answer. */
+    static final Duration ANSWER_WITHIN = Duration.ofSeconds(20);
+
+    /**
+     * How long a test waits for a poll's answer: ingest answers every poll within its status deadline (2 s by
+     * default, 503 past it), so a poll still unanswered after this is a hang, reported as one.
+     */
+    static final Duration POLL_ANSWERED_WITHIN = Duration.ofSeconds(5);
 
     private static Stack instance;
 
@@ -160,12 +178,30 @@ final class Stack {
     }
 
     Reply send(HttpRequest request) {
+        return send(request, ANSWER_WITHIN);
+    }
+
+    /**
+     * Sends the request and waits for its answer at most {@code bound}. A request left unanswered fails the test with
+     * what hung and for how long, and the threads of this JVM (the three services run in it) are written to
+     * {@code target/hung-requests/} to show what the answer was waiting for.
+     */
+    Reply send(HttpRequest request, Duration bound) {
+        long sent = System.nanoTime();
+        CompletableFuture<HttpResponse<String>> answer = this.http.sendAsync(request,
+                HttpResponse.BodyHandlers.ofString());
         try {
-            HttpResponse<String> response = this.http.send(request, HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = answer.get(bound.toMillis(), TimeUnit.MILLISECONDS);
             return new Reply(response.statusCode(), response);
         }
-        catch (IOException ex) {
-            throw new IllegalStateException(request.method() + " " + request.uri() + " failed", ex);
+        catch (TimeoutException ex) {
+            long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent);
+            answer.cancel(true);
+            throw new AssertionError("%s %s got no answer within %d ms (waited %d ms); threads: %s".formatted(
+                    request.method(), request.uri(), bound.toMillis(), waited, dumpThreads()));
+        }
+        catch (ExecutionException ex) {
+            throw new IllegalStateException(request.method() + " " + request.uri() + " failed", ex.getCause());
         }
         catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
@@ -174,14 +210,40 @@ final class Stack {
     }
 
     Reply send(String method, String url, String body, String contentType, Map<String, String> headers) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(20))
+        return send(method, url, body, contentType, headers, ANSWER_WITHIN);
+    }
+
+    Reply send(String method, String url, String body, String contentType, Map<String, String> headers,
+            Duration bound) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url))
             .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                     : HttpRequest.BodyPublishers.ofString(body));
         if (contentType != null) {
             request.header("Content-Type", contentType);
         }
         headers.forEach(request::header);
-        return send(request.build());
+        return send(request.build(), bound);
+    }
+
+    private static String dumpThreads() {
+        try {
+            Path folder = Files.createDirectories(Path.of("target", "hung-requests"));
+            Path dump = folder.resolve("threads-" + System.currentTimeMillis() + ".txt");
+            StringBuilder text = new StringBuilder();
+            for (ThreadInfo thread : ManagementFactory.getThreadMXBean().dumpAllThreads(true, true)) {
+                text.append('"').append(thread.getThreadName()).append("\" ").append(thread.getThreadState())
+                    .append('\n');
+                for (StackTraceElement frame : thread.getStackTrace()) {
+                    text.append("    at ").append(frame).append('\n');
+                }
+                text.append('\n');
+            }
+            Files.writeString(dump, text);
+            return dump.toAbsolutePath().toString();
+        }
+        catch (IOException ex) {
+            return "not written (" + ex + ")";
+        }
     }
 
     Reply configure(long productId, int maxActive, int admitPerSecond, int ttlSeconds, boolean open) {
@@ -198,7 +260,7 @@ final class Stack {
 
     Reply status(long productId, String token) {
         return send("GET", url(this.ingest, "/api/v1/queues/" + productId + "/entries/" + token), null, null,
-                Map.of());
+                Map.of(), POLL_ANSWERED_WITHIN);
     }
 
     Reply setStock(long productId, long available) {

@@ -3,16 +3,23 @@ package io.queuegate.ingest.status;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.util.HashedWheelTimer;
+import io.netty.util.Timeout;
+import io.netty.util.TimerTask;
 import io.queuegate.core.queue.ScriptTime;
 import io.queuegate.core.queue.TokenState;
 import io.queuegate.core.queue.TokenStatusReader;
@@ -32,13 +39,22 @@ import org.springframework.stereotype.Component;
  *
  * <p>Nothing here blocks the caller: a poll is a future, completed by the call that read it. The calls themselves
  * run one at a time per product on a virtual thread each, so neither the HTTP front's event loops nor Lettuce's wait
- * for Redis. Calls are served in arrival order: a poll waits for the call in flight and for the calls of the polls
- * queued before it (one call per {@code max-batch} of them), each bounded by the Redis command timeout, and
- * {@code max-queued} bounds the queue. A failed call fails every poll it carried with the same exception (a store
- * failure answers 503).
+ * for Redis. Calls are served in arrival order, and {@code max-queued} bounds the queue. A failed call fails every
+ * poll it carried with the same exception (a store failure answers 503).
+ *
+ * <p>Every poll is answered within {@code deadline}, whatever Redis or the calls do: a timer of its own, on a thread
+ * of its own, answers 503 with {@code Retry-After} to a poll no call answered in time (a Redis that stalls past the
+ * command timeout, polls queued behind several slow calls, a call thread that never got to run). A call skips the
+ * polls already answered that way, so a stalled Redis is not sent work nobody waits for.
  */
 @Component
-class PollCoalescer {
+class PollCoalescer implements AutoCloseable {
+
+    /** Products with a line of polls at once; beyond it the least recently polled one is dropped. */
+    static final int MAX_PRODUCTS = 10_000;
+
+    /** The timer's resolution: a late poll is answered at most this much after its deadline. */
+    private static final long DEADLINE_TICK_MILLIS = 10;
 
     private final TokenStatusReader reader;
 
@@ -48,33 +64,81 @@ class PollCoalescer {
 
     private final Duration retryAfter;
 
+    private final long deadlineNanos;
+
+    private final String lateDetail;
+
     private final DistributionSummary batchSizes;
+
+    private final Counter late;
 
     private final Executor calls = (call) -> Thread.ofVirtual().name("status-call").start(call);
 
-    /** One line of polls per product; products come from verified tokens, so only ones this service issued. */
-    private final Map<Long, ProductPolls> products = new ConcurrentHashMap<>();
+    /** One O(1) slot per pending poll, on one platform thread: cheap beside the poll itself. */
+    private final HashedWheelTimer deadlines = new HashedWheelTimer(
+            Thread.ofPlatform().name("status-poll-deadline").daemon(true).factory(), DEADLINE_TICK_MILLIS,
+            TimeUnit.MILLISECONDS, 512);
+
+    /**
+     * One line of polls per product polled lately. Products come from verified tokens, so only queues this service
+     * issued tokens for; an idle product's line is dropped, and there are at most {@link #MAX_PRODUCTS} (a line
+     * holds no more than its pending polls, so the bound is about 200 bytes per product beside them).
+     */
+    private final Cache<Long, ProductPolls> products = Caffeine.newBuilder()
+        .maximumSize(MAX_PRODUCTS)
+        .expireAfterAccess(Duration.ofMinutes(1))
+        .build();
 
     PollCoalescer(TokenStatusReader reader, StatusPollProperties properties, MeterRegistry metrics) {
         this.reader = reader;
         this.maxBatch = properties.maxBatch();
         this.maxQueued = properties.maxQueued();
         this.retryAfter = properties.retryAfter();
+        this.deadlineNanos = properties.deadline().toNanos();
+        this.lateDetail = "The queue store did not answer within " + properties.deadline().toMillis()
+                + " ms; poll again shortly.";
         this.batchSizes = DistributionSummary.builder("queuegate.status.batch")
             .description("Status polls answered by one read_status call")
             .register(metrics);
+        this.late = Counter.builder("queuegate.status.late")
+            .description("Status polls answered 503 because no Redis call answered them within the deadline")
+            .register(metrics);
     }
 
-    /** The token's state, read from Redis by a call that starts after this one was made. */
+    /**
+     * The token's state, read from Redis by a call that starts after this one was made; within the deadline, or
+     * failed with a 503 {@link ApiException} once it passed.
+     */
     CompletableFuture<TokenState> read(Token token) {
-        return this.products.computeIfAbsent(token.productId(), ProductPolls::new).read(token.userId());
+        return this.products.get(token.productId(), ProductPolls::new).read(token.userId());
+    }
+
+    /** How many products have a line of polls now. */
+    long productLines() {
+        this.products.cleanUp();
+        return this.products.estimatedSize();
+    }
+
+    @Override
+    public void close() {
+        this.deadlines.stop().forEach((pending) -> {
+            if (pending.task() instanceof Poll poll) {
+                poll.fail(ApiException.unavailable("ingest is shutting down", this.retryAfter));
+            }
+        });
     }
 
     private final class ProductPolls {
 
         private final long productId;
 
-        private final BlockingQueue<Poll> queued = new ArrayBlockingQueue<>(PollCoalescer.this.maxQueued);
+        /**
+         * Unbounded in itself and empty when idle (a bounded array queue held 16 KB per product polled once);
+         * {@code size} bounds it at {@code max-queued}.
+         */
+        private final Queue<Poll> queued = new ConcurrentLinkedQueue<>();
+
+        private final AtomicInteger size = new AtomicInteger();
 
         /** Whether a call of this product is in flight; whoever sets it starts the call. */
         private final AtomicBoolean reading = new AtomicBoolean();
@@ -84,13 +148,18 @@ class PollCoalescer {
         }
 
         CompletableFuture<TokenState> read(String userId) {
-            Poll poll = new Poll(userId, new CompletableFuture<>());
-            if (!this.queued.offer(poll)) {
+            Poll poll = new Poll(userId);
+            poll.deadline = PollCoalescer.this.deadlines.newTimeout(poll, PollCoalescer.this.deadlineNanos,
+                    TimeUnit.NANOSECONDS);
+            if (this.size.incrementAndGet() > PollCoalescer.this.maxQueued) {
+                this.size.decrementAndGet();
+                poll.deadline.cancel();
                 return CompletableFuture.failedFuture(ApiException.unavailable(
                         "Too many status polls at once; poll again shortly.", PollCoalescer.this.retryAfter));
             }
+            this.queued.offer(poll);
             lead();
-            return poll.state();
+            return poll.state;
         }
 
         /**
@@ -101,8 +170,11 @@ class PollCoalescer {
             if (this.queued.isEmpty() || !this.reading.compareAndSet(false, true)) {
                 return;
             }
-            List<Poll> batch = new ArrayList<>(Math.min(this.queued.size(), PollCoalescer.this.maxBatch));
-            this.queued.drainTo(batch, PollCoalescer.this.maxBatch);
+            List<Poll> batch = new ArrayList<>(Math.min(this.size.get(), PollCoalescer.this.maxBatch));
+            for (Poll next; batch.size() < PollCoalescer.this.maxBatch && (next = this.queued.poll()) != null;) {
+                batch.add(next);
+            }
+            this.size.addAndGet(-batch.size());
             try {
                 PollCoalescer.this.calls.execute(() -> {
                     Runnable answers;
@@ -122,8 +194,8 @@ class PollCoalescer {
                 });
             }
             catch (RuntimeException | Error ex) {
-                // no thread for the call: its polls fail rather than wait forever
-                batch.forEach((poll) -> poll.state().completeExceptionally(ex));
+                // no thread for the call: its polls fail rather than wait for their deadline
+                batch.forEach((poll) -> poll.fail(ex));
                 this.reading.set(false);
                 throw ex;
             }
@@ -131,28 +203,65 @@ class PollCoalescer {
 
         /** Reads the batch; what it returns answers the batch's polls, with their states or with the failure. */
         private Runnable call(List<Poll> batch) {
+            List<Poll> waiting = new ArrayList<>(batch.size());
             List<String> userIds = new ArrayList<>(batch.size());
             for (Poll poll : batch) {
-                userIds.add(poll.userId());
+                // a poll already answered (its deadline passed) costs Redis nothing
+                if (!poll.state.isDone()) {
+                    waiting.add(poll);
+                    userIds.add(poll.userId);
+                }
+            }
+            if (waiting.isEmpty()) {
+                return () -> { };
             }
             try {
                 List<TokenState> states = PollCoalescer.this.reader.readAll(this.productId, userIds,
                         ScriptTime.REDIS_TIME);
-                PollCoalescer.this.batchSizes.record(batch.size());
+                PollCoalescer.this.batchSizes.record(waiting.size());
                 return () -> {
-                    for (int i = 0; i < batch.size(); i++) {
-                        batch.get(i).state().complete(states.get(i));
+                    for (int i = 0; i < waiting.size(); i++) {
+                        waiting.get(i).answer(states.get(i));
                     }
                 };
             }
             catch (RuntimeException | Error ex) {
-                // every poll of the call is answered, whatever went wrong: a poll left waiting would wait forever
-                return () -> batch.forEach((poll) -> poll.state().completeExceptionally(ex));
+                return () -> waiting.forEach((poll) -> poll.fail(ex));
             }
         }
     }
 
-    /** One request's poll: the user it asks about and the state that answers it. */
-    private record Poll(String userId, CompletableFuture<TokenState> state) {
+    /** One request's poll: the user it asks about, the state that answers it, and the timer that bounds its wait. */
+    private final class Poll implements TimerTask {
+
+        final String userId;
+
+        final CompletableFuture<TokenState> state = new CompletableFuture<>();
+
+        /** Set before the poll is queued, so before anything can answer it (the queue publishes it). */
+        Timeout deadline;
+
+        Poll(String userId) {
+            this.userId = userId;
+        }
+
+        void answer(TokenState answer) {
+            this.state.complete(answer);
+            this.deadline.cancel();
+        }
+
+        void fail(Throwable failure) {
+            this.state.completeExceptionally(failure);
+            this.deadline.cancel();
+        }
+
+        /** The deadline passed without an answer. */
+        @Override
+        public void run(Timeout timeout) {
+            if (this.state.completeExceptionally(ApiException.unavailable(PollCoalescer.this.lateDetail,
+                    PollCoalescer.this.retryAfter))) {
+                PollCoalescer.this.late.increment();
+            }
+        }
     }
 }

@@ -160,7 +160,7 @@ class PollCoalescerTests {
     @Test
     void aLonePollMakesItsOwnCallAtOnce() {
         RecordingReader reader = new RecordingReader();
-        PollCoalescer coalescer = new PollCoalescer(reader, new StatusPollProperties(128, 4096, Duration.ofSeconds(1)),
+        PollCoalescer coalescer = new PollCoalescer(reader, properties(128, 4096),
                 this.metrics);
 
         TokenState state = coalescer.read(new Token(this.product, "alone", "alone")).join();
@@ -213,7 +213,7 @@ class PollCoalescerTests {
             unreachable.afterPropertiesSet();
             PollCoalescer coalescer = new PollCoalescer(
                     new TokenStatusReader(unreachable, TestRedis.TIMER, Keyspace.DEFAULT),
-                    new StatusPollProperties(128, 4096, Duration.ofSeconds(1)), this.metrics);
+                    properties(128, 4096), this.metrics);
             List<Future<Throwable>> outcomes = new ArrayList<>();
             try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
                 for (int i = 0; i < 50; i++) {
@@ -240,11 +240,15 @@ class PollCoalescerTests {
 
     private PollCoalescer coalescer(int maxBatch, int maxQueued) {
         return new PollCoalescer(new TokenStatusReader(redis, TestRedis.TIMER, Keyspace.DEFAULT),
-                new StatusPollProperties(maxBatch, maxQueued, Duration.ofSeconds(1)), this.metrics);
+                properties(maxBatch, maxQueued), this.metrics);
     }
 
     private PollCoalescer coalescer(TokenStatusReader reader, int maxQueued) {
-        return new PollCoalescer(reader, new StatusPollProperties(128, maxQueued, Duration.ofSeconds(1)), this.metrics);
+        return new PollCoalescer(reader, properties(128, maxQueued), this.metrics);
+    }
+
+    static StatusPollProperties properties(int maxBatch, int maxQueued) {
+        return new StatusPollProperties(maxBatch, maxQueued, Duration.ofSeconds(1), Duration.ofSeconds(10));
     }
 
     private Thread poll(PollCoalescer coalescer, String token, List<TokenState> answers) {

@@ -15,5 +15,5 @@ import org.springframework.validation.annotation.Validated;
 public record TokenProperties(@NotBlank @Size(min = 16) String secret) {
 
     /** The key of a local run; refused outside the {@code dev} profile. */
-    public static final String DEV_SECRET = "dev-only-token-secret-change-me";
+    public static final String DEV_SECRET = io.queuegate.core.secret.SecretPolicy.DEV_TOKEN_SECRET;
 }
