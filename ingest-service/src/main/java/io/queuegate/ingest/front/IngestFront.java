@@ -4,13 +4,19 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
+import io.netty.channel.EventLoop;
 import io.queuegate.web.ApiException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.http.server.HttpServer;
+import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerRoutes;
 import reactor.netty.resources.ConnectionProvider;
 import reactor.netty.resources.LoopResources;
@@ -54,6 +60,16 @@ public final class IngestFront implements SmartLifecycle {
     private final FrontReplies replies;
 
     private final long maxBodyBytes;
+
+    /**
+     * Runs a request's handler in a task of its own on the connection's event loop, never inside the call that
+     * dispatched it. Reactor Netty 1.3.6 (and 1.3.7) buffers a kept-alive request that arrives before the previous
+     * one's end; when it then dispatches that request and the answer ends within the same call, nothing asks the
+     * channel to read again (reactor/reactor-netty#4361, #4347) and the connection's next request sits unread until
+     * the client gives up: the status poll that hung for 20 s in CI. Answered a task later, the request's end finds
+     * the buffer drained and asks for the next read, as it does for every answer that waited for Redis or Kafka.
+     */
+    private final Map<EventLoop, Scheduler> laterOnTheLoop = new ConcurrentHashMap<>();
 
     private volatile DisposableServer server;
 
@@ -99,17 +115,24 @@ public final class IngestFront implements SmartLifecycle {
             .port(this.environment.getProperty("server.port", Integer.class, 8080))
             .idleTimeout(this.properties.idleTimeout())
             .httpRequestDecoder((decoder) -> decoder.maxHeaderSize((int) maxHeaders.toBytes()))
-            .handle((request, response) -> {
+            .handle((request, response) -> Mono.defer(() -> {
                 ApiException refusal = RequestGate.refusal(request, this.maxBodyBytes);
-                return refusal == null ? routes.apply(request, response)
+                return refusal == null ? Mono.from(routes.apply(request, response))
                         : RequestGate.swallow(request)
                             .then(this.replies.problem(request, response, FrontReplies.requestId(request), refusal));
-            })
+            }).subscribeOn(laterOn(request)))
             .bindNow();
         setPort("local.server.port", this.server.port());
         setPort("local.servlet-backend.port", backendPort);
         log.info("Front answering on port {} ({} fast paths), the servlet stack behind it on 127.0.0.1:{}",
                 this.server.port(), this.paths.size(), backendPort);
+    }
+
+    /** A scheduler that runs a task later on the request's own event loop (see {@link #laterOnTheLoop}). */
+    private Scheduler laterOn(HttpServerRequest request) {
+        EventLoop[] loop = new EventLoop[1];
+        request.withConnection((connection) -> loop[0] = connection.channel().eventLoop());
+        return this.laterOnTheLoop.computeIfAbsent(loop[0], Schedulers::fromExecutor);
     }
 
     @Override

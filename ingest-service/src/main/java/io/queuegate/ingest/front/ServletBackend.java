@@ -1,5 +1,6 @@
 package io.queuegate.ingest.front;
 
+import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Locale;
@@ -15,7 +16,6 @@ import io.queuegate.web.ApiException;
 import org.reactivestreams.Publisher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.http.server.HttpServerRequest;
@@ -49,34 +49,34 @@ public final class ServletBackend {
         this.maxBodyBytes = maxBodyBytes;
     }
 
-    /** Hands the request, its body unread, to the servlet stack. */
+    /**
+     * Hands the request to the servlet stack once its whole body is here. The front reads the body first (within
+     * its body deadline, and no more than {@code max-body-bytes}), so a client that sends slowly, or never, holds a
+     * socket of its own and never one of the pool to the servlet stack.
+     */
     public Mono<Void> forward(HttpServerRequest request, HttpServerResponse response) {
         HttpHeaders headers = request.requestHeaders();
         boolean hasBody = headers.contains(HttpHeaderNames.TRANSFER_ENCODING)
                 || headers.getInt(HttpHeaderNames.CONTENT_LENGTH, 0) > 0;
-        return send(request, response, hasBody ? limited(request.receive().retain()) : null);
+        if (!hasBody) {
+            return send(request, response, null);
+        }
+        return request.receive().asByteArray()
+            .reduce(new ByteArrayOutputStream(), (body, chunk) -> {
+                if (body.size() + chunk.length > this.maxBodyBytes) {
+                    throw new BodyTooLarge();
+                }
+                body.writeBytes(chunk);
+                return body;
+            })
+            .flatMap((body) -> forward(request, response, body.toByteArray()))
+            .onErrorResume(BodyTooLarge.class, (tooLarge) -> this.replies.problem(request, response,
+                    FrontReplies.requestId(request), ApiException.bodyTooLarge(this.maxBodyBytes)));
     }
 
     /** Hands the request to the servlet stack with the body the front already read. */
     public Mono<Void> forward(HttpServerRequest request, HttpServerResponse response, byte[] body) {
         return send(request, response, Mono.fromSupplier(() -> Unpooled.wrappedBuffer(body)));
-    }
-
-    /**
-     * The body as it streams, cut off past the limit: a chunked body has no length to refuse it by up front, and the
-     * servlet stack, once it refused it, would stop reading mid-stream.
-     */
-    private Flux<ByteBuf> limited(Flux<ByteBuf> body) {
-        long[] seen = { 0 };
-        return body.handle((chunk, sink) -> {
-            seen[0] += chunk.readableBytes();
-            if (seen[0] > this.maxBodyBytes) {
-                chunk.release();
-                sink.error(new BodyTooLarge());
-                return;
-            }
-            sink.next(chunk);
-        });
     }
 
     private Mono<Void> send(HttpServerRequest request, HttpServerResponse response, Publisher<ByteBuf> body) {
@@ -111,10 +111,6 @@ public final class ServletBackend {
                 if (response.hasSentHeaders()) {
                     return Mono.error(failure);
                 }
-                if (failure instanceof BodyTooLarge) {
-                    return this.replies.problem(request, response, FrontReplies.requestId(request),
-                            ApiException.bodyTooLarge(this.maxBodyBytes));
-                }
                 log.warn("the servlet stack did not answer {} {}: {}", request.method(),
                         FrontReplies.pathOf(request.uri()), failure.toString());
                 return this.replies.problem(request, response, FrontReplies.requestId(request),
@@ -122,7 +118,7 @@ public final class ServletBackend {
             });
     }
 
-    /** A streamed body went past the limit. */
+    /** A chunked body went past the limit. */
     private static final class BodyTooLarge extends RuntimeException {
 
         BodyTooLarge() {

@@ -1,0 +1,62 @@
+package io.queuegate.ingest.front;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.netty.channel.Channel;
+import io.netty.util.AttributeKey;
+
+/**
+ * Caps on the connections one ingest holds: in all, and from one client address. A connection past a cap is still
+ * read, so that a probe on it is answered ({@code /livez}, {@code /readyz}: an orchestrator must not restart a
+ * healthy instance because strangers hold its sockets), but any other request on it is answered 503 with
+ * {@code Retry-After} and the connection closed. The header deadline bounds how long such a connection is read.
+ *
+ * <p>Memory is bounded by the cap: an address is counted only while it has a connection open.
+ */
+final class ConnectionLimits {
+
+    private static final AttributeKey<Boolean> EXCESS = AttributeKey.valueOf("queuegate.excessConnection");
+
+    private final int maxConnections;
+
+    private final int maxPerClient;
+
+    private final AtomicInteger open = new AtomicInteger();
+
+    private final ConcurrentHashMap<InetAddress, AtomicInteger> perClient = new ConcurrentHashMap<>();
+
+    ConnectionLimits(int maxConnections, int maxPerClient) {
+        this.maxConnections = maxConnections;
+        this.maxPerClient = maxPerClient;
+    }
+
+    /** Counts a new connection, marks it when it is past a cap, and uncounts it when it closes. */
+    void opened(Channel channel, SocketAddress remote) {
+        InetAddress client = remote instanceof InetSocketAddress address ? address.getAddress() : null;
+        int all = this.open.incrementAndGet();
+        int fromClient = client == null ? 0
+                : this.perClient.computeIfAbsent(client, (key) -> new AtomicInteger()).incrementAndGet();
+        if (all > this.maxConnections || fromClient > this.maxPerClient) {
+            channel.attr(EXCESS).set(Boolean.TRUE);
+        }
+        channel.closeFuture().addListener((closed) -> {
+            this.open.decrementAndGet();
+            if (client != null) {
+                this.perClient.computeIfPresent(client, (key, count) -> count.decrementAndGet() <= 0 ? null : count);
+            }
+        });
+    }
+
+    /** Whether this connection came when a cap was reached. */
+    static boolean excess(Channel channel) {
+        return Boolean.TRUE.equals(channel.attr(EXCESS).get());
+    }
+
+    int open() {
+        return this.open.get();
+    }
+}
