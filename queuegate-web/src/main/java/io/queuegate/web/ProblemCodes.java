@@ -18,6 +18,7 @@ public final class ProblemCodes {
     public static final String SOLD_OUT = "sold_out";
     public static final String POLLED_TOO_SOON = "polled_too_soon";
     public static final String INTERNAL_ERROR = "internal_error";
+    public static final String REQUEST_TIMEOUT = "request_timeout";
 
     private ProblemCodes() {
     }

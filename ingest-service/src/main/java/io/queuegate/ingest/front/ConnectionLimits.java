@@ -2,7 +2,6 @@ package io.queuegate.ingest.front;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -35,8 +34,9 @@ final class ConnectionLimits {
     }
 
     /** Counts a new connection, marks it when it is past a cap, and uncounts it when it closes. */
-    void opened(Channel channel, SocketAddress remote) {
-        InetAddress client = remote instanceof InetSocketAddress address ? address.getAddress() : null;
+    void opened(Channel channel) {
+        InetAddress client = channel.remoteAddress() instanceof InetSocketAddress address ? address.getAddress()
+                : null;
         int all = this.open.incrementAndGet();
         int fromClient = client == null ? 0
                 : this.perClient.computeIfAbsent(client, (key) -> new AtomicInteger()).incrementAndGet();

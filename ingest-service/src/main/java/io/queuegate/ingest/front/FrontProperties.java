@@ -11,13 +11,24 @@ import org.springframework.validation.annotation.Validated;
 
 /**
  * The HTTP front: Reactor Netty on the service port, answering enters and polls itself and handing every other
- * request to the servlet stack behind it ({@link IngestFront}).
+ * request to the servlet stack behind it ({@link IngestFront}), and the limits every client meets there.
  *
  * @param enabled whether the front takes the service port; off, Tomcat answers everything on it, as any Spring Boot
  *        service does
  * @param ioThreads the front's event loops; 0 for one per core
  * @param backendConnections the most connections the front keeps to the servlet stack
- * @param idleTimeout how long a client's connection may stay silent before the front closes it
+ * @param idleTimeout how long a kept-alive connection may wait silent for its next request before the front closes it
+ * @param headerTimeout from a request's first byte to the end of its headers; a slower client is answered 408 and
+ *        closed
+ * @param bodyTimeout from the end of a request's headers to the end of its body; a slower client is answered 408 and
+ *        closed (the front reads a body whole before anything acts on it)
+ * @param maxConnections connections held at once; one past it is read only for a probe and otherwise answered 503
+ *        with Retry-After and closed
+ * @param maxConnectionsPerClient the same, for the connections of one remote address (many buyers may share one
+ *        address behind a carrier's NAT, hence a generous default)
+ * @param maxInFlight requests being answered at once; past it a request (but a probe) is answered 503 with
+ *        Retry-After at once
+ * @param retryAfter the Retry-After of those 503s
  */
 @Validated
 @ConfigurationProperties("queuegate.ingest.front")
@@ -25,5 +36,11 @@ public record FrontProperties(
         @DefaultValue("true") boolean enabled,
         @DefaultValue("0") @Min(0) int ioThreads,
         @DefaultValue("256") @Min(1) int backendConnections,
-        @DefaultValue("60s") @NotNull Duration idleTimeout) {
+        @DefaultValue("60s") @NotNull Duration idleTimeout,
+        @DefaultValue("10s") @NotNull Duration headerTimeout,
+        @DefaultValue("10s") @NotNull Duration bodyTimeout,
+        @DefaultValue("20000") @Min(1) int maxConnections,
+        @DefaultValue("512") @Min(1) int maxConnectionsPerClient,
+        @DefaultValue("8192") @Min(1) int maxInFlight,
+        @DefaultValue("1s") @NotNull Duration retryAfter) {
 }

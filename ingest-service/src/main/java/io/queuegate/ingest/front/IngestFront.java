@@ -4,7 +4,9 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.netty.channel.EventLoop;
 import io.queuegate.web.ApiException;
@@ -14,9 +16,11 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 import reactor.netty.DisposableServer;
+import reactor.netty.NettyPipeline;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.http.server.HttpServer;
 import reactor.netty.http.server.HttpServerRequest;
+import reactor.netty.http.server.HttpServerResponse;
 import reactor.netty.http.server.HttpServerRoutes;
 import reactor.netty.resources.ConnectionProvider;
 import reactor.netty.resources.LoopResources;
@@ -49,6 +53,9 @@ public final class IngestFront implements SmartLifecycle {
     /** After the web server's start and graceful shutdown phases: started after it, stopped before it. */
     static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 512;
 
+    /** The probes, answered past every cap. */
+    private static final Set<String> PROBES = Set.of("/livez", "/readyz");
+
     private final ApplicationContext context;
 
     private final ConfigurableEnvironment environment;
@@ -71,6 +78,10 @@ public final class IngestFront implements SmartLifecycle {
      */
     private final Map<EventLoop, Scheduler> laterOnTheLoop = new ConcurrentHashMap<>();
 
+    private final ConnectionLimits limits;
+
+    private final AtomicInteger inFlight = new AtomicInteger();
+
     private volatile DisposableServer server;
 
     private LoopResources loops;
@@ -85,6 +96,7 @@ public final class IngestFront implements SmartLifecycle {
         this.paths = paths;
         this.replies = replies;
         this.maxBodyBytes = maxBodyBytes;
+        this.limits = new ConnectionLimits(properties.maxConnections(), properties.maxConnectionsPerClient());
     }
 
     @Override
@@ -115,17 +127,51 @@ public final class IngestFront implements SmartLifecycle {
             .port(this.environment.getProperty("server.port", Integer.class, 8080))
             .idleTimeout(this.properties.idleTimeout())
             .httpRequestDecoder((decoder) -> decoder.maxHeaderSize((int) maxHeaders.toBytes()))
-            .handle((request, response) -> Mono.defer(() -> {
-                ApiException refusal = RequestGate.refusal(request, this.maxBodyBytes);
-                return refusal == null ? Mono.from(routes.apply(request, response))
-                        : RequestGate.swallow(request)
-                            .then(this.replies.problem(request, response, FrontReplies.requestId(request), refusal));
-            }).subscribeOn(laterOn(request)))
+            .doOnChannelInit((observer, channel, remote) -> {
+                this.limits.opened(channel);
+                RequestDeadlines deadlines = new RequestDeadlines(this.properties.headerTimeout().toNanos(),
+                        this.properties.bodyTimeout().toNanos());
+                channel.pipeline().addFirst(RequestDeadlines.BYTES, deadlines.bytes());
+                channel.pipeline().addAfter(NettyPipeline.HttpCodec, RequestDeadlines.REQUESTS, deadlines.requests());
+            })
+            .handle((request, response) -> Mono.defer(() -> answer(routes, request, response))
+                .subscribeOn(laterOn(request)))
             .bindNow();
         setPort("local.server.port", this.server.port());
         setPort("local.servlet-backend.port", backendPort);
         log.info("Front answering on port {} ({} fast paths), the servlet stack behind it on 127.0.0.1:{}",
                 this.server.port(), this.paths.size(), backendPort);
+    }
+
+    /**
+     * Routes the request unless a limit says no: a connection past the connection caps, or a request past the
+     * in-flight cap, is answered 503 with Retry-After (and such a connection closed), except the probes, which an
+     * orchestrator must get answers to whatever strangers do.
+     */
+    private Mono<Void> answer(HttpServerRoutes routes, HttpServerRequest request, HttpServerResponse response) {
+        ApiException refusal = RequestGate.refusal(request, this.maxBodyBytes);
+        if (refusal != null) {
+            return RequestGate.swallow(request)
+                .then(this.replies.problem(request, response, FrontReplies.requestId(request), refusal));
+        }
+        if (PROBES.contains(FrontReplies.pathOf(request.uri()))) {
+            return Mono.from(routes.apply(request, response));
+        }
+        boolean[] excess = new boolean[1];
+        request.withConnection((connection) -> excess[0] = ConnectionLimits.excess(connection.channel()));
+        if (excess[0]) {
+            response.keepAlive(false);
+            return RequestGate.swallow(request).then(this.replies.problem(request, response,
+                    FrontReplies.requestId(request), ApiException.unavailable(
+                            "Too many connections at once; try again shortly.", this.properties.retryAfter())));
+        }
+        if (this.inFlight.incrementAndGet() > this.properties.maxInFlight()) {
+            this.inFlight.decrementAndGet();
+            return RequestGate.swallow(request).then(this.replies.problem(request, response,
+                    FrontReplies.requestId(request), ApiException.unavailable(
+                            "Too many requests at once; try again shortly.", this.properties.retryAfter())));
+        }
+        return Mono.from(routes.apply(request, response)).doFinally((signal) -> this.inFlight.decrementAndGet());
     }
 
     /** A scheduler that runs a task later on the request's own event loop (see {@link #laterOnTheLoop}). */
