@@ -33,6 +33,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import door  # noqa: E402
 import hostile  # noqa: E402
 import stack as S  # noqa: E402
 
@@ -1071,12 +1072,80 @@ def overload(stack, api):
                 stack.ingest.start().wait_healthy()
 
 
+def slow_clients(stack, api):
+    """Slowloris on headers and bodies, idle connections, pipelining and HTTP/1.0 keep-alive at ingest's door, while
+    a well-behaved client beside them keeps getting its enters, polls, page and /livez within a second."""
+    sc = "slow-clients"
+    p = S.new_product()
+    # room for everyone at once: the line is settled soon after the last enter, so a scenario after this one that
+    # compares Redis before and after sees nothing of it move
+    api.configure(p, 1000, 1000, 600)
+    token = (api.enter(p, "door-regular").json() or {}).get("token")
+    seconds = max(20, scaled(25))
+    header_conns, body_conns, idle_conns = 300, 500, 2000
+    tallies = {}
+    attacker = threading.Thread(target=lambda: tallies.update(door.attack(stack.ingest.port, p, seconds,
+                                                                          header_conns, body_conns, idle_conns)),
+                                daemon=True)
+    attacker.start()
+    time.sleep(3)  # the attackers' sockets are open
+    regular = S.Client(stack.ingest.base, timeout=5)
+    late, failed, took = [], [], collections.defaultdict(list)
+    asks = [("enter", lambda i: regular.call("POST", ENTERS.format(p), {"userId": f"door-{i}"}), {202}),
+            ("poll", lambda i: regular.call("GET", ENTERS.format(p) + "/" + token), {200, 429}),
+            ("page", lambda i: regular.call("GET", f"/queues/{p}", headers={"Accept": "text/html"}), {200}),
+            ("livez", lambda i: regular.call("GET", "/livez"), {200})]
+    t_end = time.monotonic() + seconds - 5
+    i = 0
+    while time.monotonic() < t_end:
+        for name, ask, ok in asks:
+            t0 = time.monotonic()
+            try:
+                r = ask(i)
+                status = r.status
+            except Exception as e:  # noqa: BLE001 - an unanswered request is what is counted
+                status = f"{type(e).__name__}"
+            dt = time.monotonic() - t0
+            took[name].append(dt)
+            if status not in ok:
+                failed.append((name, status))
+            if dt > 1.0:
+                late.append((name, round(dt, 2)))
+        i += 1
+        time.sleep(0.5)  # a poll as pollAfterMs allows
+    (ids, seen), h10 = door.framing(stack.ingest.port)
+    attacker.join(seconds + 120)
+    R.check(sc, "the well-behaved client got every answer it asked for", not failed, failed[:8])
+    R.check(sc, "the well-behaved client was answered within 1 s every time", not late, late[:8])
+    R.check(sc, "pipelined requests answered in order, each with its own request id", seen == ids,
+            f"sent {ids[:3]}..., answered {seen[:3]}...")
+    R.check(sc, "HTTP/1.0 keep-alive: both requests answered on the connection, in order",
+            all(a == b for a, b in h10), h10)
+    for name in ("slow headers", "slow bodies"):
+        t = tallies.get(name)
+        R.check(sc, f"{name}: every connection answered 408 and closed, none left waiting",
+                t is not None and t.unanswered == 0 and set(t.statuses) == {408},
+                None if t is None else f"{t.statuses}, {t.unanswered} unanswered, {t.connect_errors} refused")
+    healthy = S.wait_for(stack.ingest.healthy, 20, 0.5)
+    R.check(sc, "ingest healthy afterwards", healthy)
+    R.figure(sc, "attackers", f"{header_conns} slowloris-on-headers and {body_conns} never-finished bodies "
+                              f"(reconnecting after each 408) and {idle_conns} idle connections from 127.0.0.2-9 "
+                              f"for {seconds} s: " + "; ".join(f"{k} {v.statuses}" for k, v in tallies.items()))
+    R.figure(sc, "well-behaved client", "; ".join(
+        f"{k} n={len(v)} p50 {ms(S.pct(v, 0.5))} max {ms(max(v))}" for k, v in took.items() if v))
+
+
 SCENARIOS = [hostile_input, forgery, consumer_crash, ingest_crash, admission_races, kafka_down, kafka_frozen,
-             redis_frozen, redis_down, redis_loss, redis_last_writes, overload]
+             redis_frozen, redis_down, redis_loss, redis_last_writes, overload, slow_clients]
 
 
 def main(argv):
     names = {f.__name__.replace("_", "-"): f for f in SCENARIOS}
+    if argv and argv[0] in ("-h", "--help"):
+        print("faults/run.sh [scenario ...]: every scenario, or those named, against a private stack\n")
+        for name, f in names.items():
+            print(f"  {name:18} {' '.join(f.__doc__.split())}")
+        return 0
     chosen = [names[a] for a in argv] if argv else SCENARIOS
     unknown = [a for a in argv if a not in names]
     if unknown:

@@ -24,8 +24,8 @@ import reactor.netty.http.server.HttpServerResponse;
 /**
  * The servlet stack behind the front (Spring MVC on Tomcat, on a loopback port): every request no fast path answers
  * is handed to it as it came, and its answer goes back as it was given. So the page, leave, the API description,
- * the probes and every refusal of a malformed request are the servlet stack's own; the front adds only
- * {@code X-Forwarded-For}.
+ * the probes and every refusal of a malformed request are the servlet stack's own; the front drops what the client
+ * said of its origin ({@code Forwarded}, {@code X-Forwarded-*}) and adds the {@code X-Forwarded-For} it saw.
  */
 public final class ServletBackend {
 
@@ -34,6 +34,13 @@ public final class ServletBackend {
     /** Headers of one connection, not of the request: each side of the front has its own (RFC 9110, 7.6.1). */
     private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "proxy-connection",
             "transfer-encoding", "te", "trailer", "upgrade", "expect");
+
+    /**
+     * What a client may say about where it came from: never passed on, so that nothing behind the front can be told
+     * another address than the one the front saw (no proxy in front of ingest is trusted).
+     */
+    private static final Set<String> FORWARDED = Set.of("forwarded", "x-forwarded-for", "x-forwarded-host",
+            "x-forwarded-proto", "x-forwarded-port", "x-forwarded-prefix", "x-real-ip");
 
     private static final Duration RETRY_AFTER = Duration.ofSeconds(1);
 
@@ -83,7 +90,8 @@ public final class ServletBackend {
         HttpClient.RequestSender sender = this.client
             .headers((headers) -> {
                 for (Map.Entry<String, String> header : request.requestHeaders()) {
-                    if (!HOP_BY_HOP.contains(header.getKey().toLowerCase(Locale.ROOT))) {
+                    String name = header.getKey().toLowerCase(Locale.ROOT);
+                    if (!HOP_BY_HOP.contains(name) && !FORWARDED.contains(name)) {
                         headers.add(header.getKey(), header.getValue());
                     }
                 }
