@@ -43,15 +43,19 @@ class Tally:
             self.statuses[status] = self.statuses.get(status, 0) + 1
 
 
-async def slow_headers(port, i, until, tally, gap):
-    """Sends a request's headers a byte every `gap` seconds, reconnecting after each answer, until `until`."""
+async def _connections(port, i, until, tally):
+    """Connection after connection from attacker address i until `until`; a refused connect is counted."""
     while time.monotonic() < until:
         try:
-            reader, writer = await _open(port, _address(i))
+            yield await _open(port, _address(i))
         except OSError:
             tally.connect_errors += 1
             await asyncio.sleep(0.5)
-            continue
+
+
+async def slow_headers(port, i, until, tally, gap):
+    """Sends a request's headers a byte every `gap` seconds, reconnecting after each answer, until `until`."""
+    async for reader, writer in _connections(port, i, until, tally):
         request = b"GET /livez HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 4000
         status = None
         try:
@@ -69,13 +73,7 @@ async def slow_headers(port, i, until, tally, gap):
 
 async def slow_body(port, i, until, tally, path, chunked):
     """Declares a body and sends only its start, reconnecting after each answer, until `until`."""
-    while time.monotonic() < until:
-        try:
-            reader, writer = await _open(port, _address(i))
-        except OSError:
-            tally.connect_errors += 1
-            await asyncio.sleep(0.5)
-            continue
+    async for reader, writer in _connections(port, i, until, tally):
         framing = b"Transfer-Encoding: chunked\r\n\r\n5\r\n{\"use\r\n" if chunked else \
             b"Content-Length: 60\r\n\r\n{\"userId\":"
         writer.write(b"POST " + path.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n"

@@ -9,8 +9,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.testing.TestSecrets;
 import io.queuegate.ingest.IngestApplication;
+import org.junit.jupiter.api.AfterEach;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
@@ -56,6 +58,25 @@ public abstract class IngestHttpTestSupport {
 
     @Autowired
     protected StringRedisTemplate redis;
+
+    private final List<Long> queues = new ArrayList<>();
+
+    /**
+     * An open queue of a product of its own, not registered, so that no admission worker anywhere moves its line;
+     * its keys are deleted after the test.
+     */
+    protected long newOpenQueue(int maxActive, int admitPerSecond) {
+        long product = LineFixture.freeProduct(this.redis);
+        LineFixture.openUnregistered(this.redis, product, maxActive, admitPerSecond);
+        this.queues.add(product);
+        return product;
+    }
+
+    @AfterEach
+    void deleteQueues() {
+        this.queues.forEach((product) -> this.redis.delete(QueueKeys.of(product).all()));
+        this.queues.clear();
+    }
 
     /**
      * Starts another ingest service on a free port, with this test's secret and without creating topics; {@code

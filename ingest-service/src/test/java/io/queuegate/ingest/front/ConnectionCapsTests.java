@@ -8,10 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.ingest.IngestHttpTestSupport;
-import io.queuegate.ingest.LineFixture;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -31,13 +28,7 @@ class ConnectionCapsTests extends IngestHttpTestSupport {
 
     @BeforeEach
     void openQueue() {
-        this.product = LineFixture.freeProduct(this.redis);
-        LineFixture.openUnregistered(this.redis, this.product, 1, 1);
-    }
-
-    @AfterEach
-    void deleteQueue() {
-        this.redis.delete(QueueKeys.of(this.product).all());
+        this.product = newOpenQueue(1, 1);
     }
 
     @Test

@@ -11,11 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.token.TokenCodec;
 import io.queuegate.ingest.IngestHttpTestSupport;
-import io.queuegate.ingest.LineFixture;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.RepeatedTest;
 
@@ -35,13 +32,7 @@ class KeepAliveReadTests extends IngestHttpTestSupport {
 
     @BeforeEach
     void openQueue() {
-        this.product = LineFixture.freeProduct(this.redis);
-        LineFixture.openUnregistered(this.redis, this.product, 1, 1);
-    }
-
-    @AfterEach
-    void deleteQueue() {
-        this.redis.delete(QueueKeys.of(this.product).all());
+        this.product = newOpenQueue(1, 1);
     }
 
     @RepeatedTest(5)
