@@ -38,8 +38,12 @@ final class ConnectionLimits {
         InetAddress client = channel.remoteAddress() instanceof InetSocketAddress address ? address.getAddress()
                 : null;
         int all = this.open.incrementAndGet();
-        int fromClient = client == null ? 0
-                : this.perClient.computeIfAbsent(client, (key) -> new AtomicInteger()).incrementAndGet();
+        // counted inside the map's own update of the address, so that a close removing it at once is never missed
+        int fromClient = client == null ? 0 : this.perClient.compute(client, (key, count) -> {
+            AtomicInteger counted = count == null ? new AtomicInteger() : count;
+            counted.incrementAndGet();
+            return counted;
+        }).get();
         if (all > this.maxConnections || fromClient > this.maxPerClient) {
             channel.attr(EXCESS).set(Boolean.TRUE);
         }
