@@ -59,8 +59,4 @@ final class ConnectionLimits {
     static boolean excess(Channel channel) {
         return Boolean.TRUE.equals(channel.attr(EXCESS).get());
     }
-
-    int open() {
-        return this.open.get();
-    }
 }
