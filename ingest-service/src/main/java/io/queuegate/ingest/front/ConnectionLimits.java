@@ -2,6 +2,7 @@ package io.queuegate.ingest.front;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -13,6 +14,10 @@ import io.netty.util.AttributeKey;
  * read, so that a probe on it is answered ({@code /livez}, {@code /readyz}: an orchestrator must not restart a
  * healthy instance because strangers hold its sockets), but any other request on it is answered 503 with
  * {@code Retry-After} and the connection closed. The header deadline bounds how long such a connection is read.
+ *
+ * <p>A trusted proxy ({@code queuegate.ingest.front.trusted-proxies}) carries many clients on its connections, so
+ * the cap per address does not apply to it; the cap on all connections does. No other address is exempt, whatever a
+ * request says of where it came from ({@code Forwarded}, {@code X-Forwarded-For}): those headers are never read.
  *
  * <p>Memory is bounded by the cap: an address is counted only while it has a connection open.
  */
@@ -26,17 +31,20 @@ final class ConnectionLimits {
 
     private final AtomicInteger open = new AtomicInteger();
 
+    private final Set<InetAddress> trustedProxies;
+
     private final ConcurrentHashMap<InetAddress, AtomicInteger> perClient = new ConcurrentHashMap<>();
 
-    ConnectionLimits(int maxConnections, int maxPerClient) {
+    ConnectionLimits(int maxConnections, int maxPerClient, Set<InetAddress> trustedProxies) {
         this.maxConnections = maxConnections;
         this.maxPerClient = maxPerClient;
+        this.trustedProxies = Set.copyOf(trustedProxies);
     }
 
     /** Counts a new connection, marks it when it is past a cap, and uncounts it when it closes. */
     void opened(Channel channel) {
-        InetAddress client = channel.remoteAddress() instanceof InetSocketAddress address ? address.getAddress()
-                : null;
+        InetAddress client = channel.remoteAddress() instanceof InetSocketAddress address
+                && !this.trustedProxies.contains(address.getAddress()) ? address.getAddress() : null;
         int all = this.open.incrementAndGet();
         // counted inside the map's own update of the address, so that a close removing it at once is never missed
         int fromClient = client == null ? 0 : this.perClient.compute(client, (key, count) -> {

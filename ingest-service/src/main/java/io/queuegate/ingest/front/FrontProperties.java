@@ -1,6 +1,8 @@
 package io.queuegate.ingest.front;
 
+import java.net.InetAddress;
 import java.time.Duration;
+import java.util.List;
 
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -26,6 +28,9 @@ import org.springframework.validation.annotation.Validated;
  *        with Retry-After and closed
  * @param maxConnectionsPerClient the same, for the connections of one remote address (many buyers may share one
  *        address behind a carrier's NAT, hence a generous default)
+ * @param trustedProxies addresses of the proxies in front of ingest, if any: their connections carry many clients,
+ *        so the cap per client address does not apply to them (the cap on all connections does); empty by default,
+ *        and {@code Forwarded} or {@code X-Forwarded-*} headers never exempt anyone
  * @param maxInFlight requests being answered at once; past it a request (but a probe) is answered 503 with
  *        Retry-After at once
  * @param retryAfter the Retry-After of those 503s
@@ -41,6 +46,7 @@ public record FrontProperties(
         @DefaultValue("10s") @NotNull Duration bodyTimeout,
         @DefaultValue("20000") @Min(1) int maxConnections,
         @DefaultValue("512") @Min(1) int maxConnectionsPerClient,
+        @DefaultValue @NotNull List<InetAddress> trustedProxies,
         @DefaultValue("8192") @Min(1) int maxInFlight,
         @DefaultValue("1s") @NotNull Duration retryAfter) {
 }

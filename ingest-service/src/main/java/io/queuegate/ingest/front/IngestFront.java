@@ -96,7 +96,8 @@ public final class IngestFront implements SmartLifecycle {
         this.paths = paths;
         this.replies = replies;
         this.maxBodyBytes = maxBodyBytes;
-        this.limits = new ConnectionLimits(properties.maxConnections(), properties.maxConnectionsPerClient());
+        this.limits = new ConnectionLimits(properties.maxConnections(), properties.maxConnectionsPerClient(),
+                Set.copyOf(properties.trustedProxies()));
     }
 
     @Override

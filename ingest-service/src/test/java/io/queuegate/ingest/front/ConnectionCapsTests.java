@@ -18,9 +18,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Past the caps on connections from one address and on requests in flight a request is answered 503 with
- * Retry-After at once, and the probes are answered all the same.
+ * Retry-After at once, and the probes are answered all the same. A trusted proxy (127.0.0.2 here) is not held to
+ * the cap per address, and no header makes anyone else one.
  */
 @TestPropertySource(properties = { "queuegate.ingest.front.max-connections-per-client=20",
+        "queuegate.ingest.front.trusted-proxies=127.0.0.2",
         "queuegate.ingest.front.max-in-flight=3", "queuegate.ingest.front.body-timeout=5s" })
 class ConnectionCapsTests extends IngestHttpTestSupport {
 
@@ -62,6 +64,40 @@ class ConnectionCapsTests extends IngestHttpTestSupport {
         try (Socket again = connect()) {
             assertThat(exchange(again, "GET /api/v1/page-settings HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
                 .startsWith("HTTP/1.1 200");
+        }
+    }
+
+    @Test
+    void aTrustedProxyIsNotHeldToTheCapPerAddressAndAForwardedHeaderMakesNobodyOne() throws IOException {
+        InetAddress proxy = InetAddress.getByName("127.0.0.2");
+        List<Socket> held = new ArrayList<>();
+        try {
+            for (int i = 0; i < 25; i++) {
+                Socket socket = connect(proxy);
+                socket.getOutputStream().write("GET /api/v1/page-settings HTTP/1.1\r\nHost: x\r\n\r\n"
+                    .getBytes(StandardCharsets.ISO_8859_1));
+                assertThat(readOne(socket.getInputStream())).as("connection %d from the proxy", i + 1)
+                    .startsWith("HTTP/1.1 200");
+                held.add(socket);
+            }
+            for (int i = 0; i < 20; i++) {
+                Socket socket = connect();
+                socket.getOutputStream().write("GET /api/v1/page-settings HTTP/1.1\r\nHost: x\r\n\r\n"
+                    .getBytes(StandardCharsets.ISO_8859_1));
+                assertThat(readOne(socket.getInputStream())).startsWith("HTTP/1.1 200");
+                held.add(socket);
+            }
+            try (Socket extra = connect()) {
+                // claiming to come through the proxy changes nothing: the socket's address is the one counted
+                String answer = exchange(extra, "GET /api/v1/page-settings HTTP/1.1\r\nHost: x\r\n"
+                        + "X-Forwarded-For: 203.0.113.9, 127.0.0.2\r\nForwarded: for=127.0.0.2\r\n\r\n");
+                assertThat(answer).startsWith("HTTP/1.1 503").contains("\"code\":\"unavailable\"");
+            }
+        }
+        finally {
+            for (Socket socket : held) {
+                socket.close();
+            }
         }
     }
 
@@ -110,7 +146,11 @@ class ConnectionCapsTests extends IngestHttpTestSupport {
     }
 
     private Socket connect() throws IOException {
-        Socket socket = new Socket(InetAddress.getLoopbackAddress(), this.port);
+        return connect(InetAddress.getLoopbackAddress());
+    }
+
+    private Socket connect(InetAddress from) throws IOException {
+        Socket socket = new Socket(InetAddress.getLoopbackAddress(), this.port, from, 0);
         socket.setSoTimeout(5_000);
         return socket;
     }
