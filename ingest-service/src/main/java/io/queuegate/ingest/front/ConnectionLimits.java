@@ -2,6 +2,7 @@ package io.queuegate.ingest.front;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.Collection;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -35,7 +36,7 @@ final class ConnectionLimits {
 
     private final ConcurrentHashMap<InetAddress, AtomicInteger> perClient = new ConcurrentHashMap<>();
 
-    ConnectionLimits(int maxConnections, int maxPerClient, Set<InetAddress> trustedProxies) {
+    ConnectionLimits(int maxConnections, int maxPerClient, Collection<InetAddress> trustedProxies) {
         this.maxConnections = maxConnections;
         this.maxPerClient = maxPerClient;
         this.trustedProxies = Set.copyOf(trustedProxies);

@@ -97,7 +97,7 @@ public final class IngestFront implements SmartLifecycle {
         this.replies = replies;
         this.maxBodyBytes = maxBodyBytes;
         this.limits = new ConnectionLimits(properties.maxConnections(), properties.maxConnectionsPerClient(),
-                Set.copyOf(properties.trustedProxies()));
+                properties.trustedProxies());
     }
 
     @Override

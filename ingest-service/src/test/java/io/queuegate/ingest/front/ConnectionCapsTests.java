@@ -38,12 +38,7 @@ class ConnectionCapsTests extends IngestHttpTestSupport {
         List<Socket> held = new ArrayList<>();
         try {
             for (int i = 0; i < 20; i++) {
-                Socket socket = connect();
-                // answered on a kept-alive connection: counted before the next one opens
-                socket.getOutputStream().write("GET /api/v1/page-settings HTTP/1.1\r\nHost: x\r\n\r\n"
-                    .getBytes(StandardCharsets.ISO_8859_1));
-                assertThat(readOne(socket.getInputStream())).startsWith("HTTP/1.1 200");
-                held.add(socket);
+                held.add(answeredAndKept(InetAddress.getLoopbackAddress()));
             }
             try (Socket extra = connect()) {
                 String answer = exchange(extra, "GET /api/v1/page-settings HTTP/1.1\r\nHost: x\r\n\r\n");
@@ -73,19 +68,10 @@ class ConnectionCapsTests extends IngestHttpTestSupport {
         List<Socket> held = new ArrayList<>();
         try {
             for (int i = 0; i < 25; i++) {
-                Socket socket = connect(proxy);
-                socket.getOutputStream().write("GET /api/v1/page-settings HTTP/1.1\r\nHost: x\r\n\r\n"
-                    .getBytes(StandardCharsets.ISO_8859_1));
-                assertThat(readOne(socket.getInputStream())).as("connection %d from the proxy", i + 1)
-                    .startsWith("HTTP/1.1 200");
-                held.add(socket);
+                held.add(answeredAndKept(proxy));
             }
             for (int i = 0; i < 20; i++) {
-                Socket socket = connect();
-                socket.getOutputStream().write("GET /api/v1/page-settings HTTP/1.1\r\nHost: x\r\n\r\n"
-                    .getBytes(StandardCharsets.ISO_8859_1));
-                assertThat(readOne(socket.getInputStream())).startsWith("HTTP/1.1 200");
-                held.add(socket);
+                held.add(answeredAndKept(InetAddress.getLoopbackAddress()));
             }
             try (Socket extra = connect()) {
                 // claiming to come through the proxy changes nothing: the socket's address is the one counted
@@ -130,6 +116,19 @@ class ConnectionCapsTests extends IngestHttpTestSupport {
                 socket.close();
             }
         }
+    }
+
+    /**
+     * A connection from {@code from} whose first request was answered 200 and that is kept open: answered on a
+     * kept-alive connection, it is counted before the next one opens.
+     */
+    private Socket answeredAndKept(InetAddress from) throws IOException {
+        Socket socket = connect(from);
+        socket.getOutputStream().write("GET /api/v1/page-settings HTTP/1.1\r\nHost: x\r\n\r\n"
+            .getBytes(StandardCharsets.ISO_8859_1));
+        assertThat(readOne(socket.getInputStream())).as("a kept-alive connection from %s", from)
+            .startsWith("HTTP/1.1 200");
+        return socket;
     }
 
     /** One response with a Content-Length, read without waiting for the connection to close. */
