@@ -3,9 +3,8 @@ package io.queuegate.ingest;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationPredicate;
 
-import jakarta.servlet.http.HttpServletRequest;
-
-import org.springframework.http.server.observation.ServerRequestObservationContext;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.http.server.reactive.observation.ServerRequestObservationContext;
 
 /**
  * Leaves the two paths a burst hits, enter ({@code POST /api/v1/queues/{p}/entries}) and poll
@@ -29,8 +28,8 @@ public final class BurstPathObservations implements ObservationPredicate {
         if (!(context instanceof ServerRequestObservationContext server)) {
             return true;
         }
-        HttpServletRequest request = server.getCarrier();
-        return !isBurstPath(request.getMethod(), request.getRequestURI());
+        ServerHttpRequest request = server.getCarrier();
+        return !isBurstPath(request.getMethod().name(), request.getPath().value());
     }
 
     /** Whether the request is an enter or a poll: decided from the raw path, before any handler is mapped. */

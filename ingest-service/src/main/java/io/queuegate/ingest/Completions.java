@@ -1,27 +1,12 @@
 package io.queuegate.ingest;
 
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
-/** The blocking side of the asynchronous enter and poll: a servlet request thread waits, the HTTP front does not. */
+/** What a failed future of the enter or the poll failed with, without the wrappers its stages put around it. */
 public final class Completions {
 
     private Completions() {
-    }
-
-    /** The future's value, waiting for it; a failure is rethrown as itself (an ApiException stays one). */
-    public static <T> T await(CompletableFuture<T> future) {
-        try {
-            return future.get();
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for an answer", ex);
-        }
-        catch (ExecutionException ex) {
-            throw rethrowable(ex);
-        }
     }
 
     /** What failed, without the wrappers a future's stages put around it. */

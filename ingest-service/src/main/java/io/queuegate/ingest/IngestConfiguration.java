@@ -1,9 +1,8 @@
 package io.queuegate.ingest;
 
-import io.queuegate.web.ApiWebConfiguration;
-import io.queuegate.web.CrossOriginAccess;
-import io.queuegate.web.RequestBodyLimitFilter;
 import io.queuegate.web.WebProperties;
+import io.queuegate.web.reactive.ReactiveApiWebConfiguration;
+import io.queuegate.web.reactive.ReactiveCrossOriginAccess;
 
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.TopicConfig;
@@ -17,7 +16,7 @@ import org.springframework.kafka.config.TopicBuilder;
 
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(WebProperties.class)
-@Import(ApiWebConfiguration.class)
+@Import(ReactiveApiWebConfiguration.class)
 class IngestConfiguration {
 
     @Bean
@@ -36,8 +35,8 @@ class IngestConfiguration {
 
     /** A shop's own page may put the line into itself with queuegate.js when its origin is allowed. */
     @Bean
-    CrossOriginAccess crossOriginAccess(WebProperties web) {
-        return new CrossOriginAccess(web, "/api/v1/queues/**", "GET", "POST", "DELETE");
+    ReactiveCrossOriginAccess crossOriginAccess(WebProperties web) {
+        return new ReactiveCrossOriginAccess(web, "/api/v1/queues/**", "GET", "POST", "DELETE");
     }
 
     /** Enters and polls skip the per-request HTTP timer and span unless asked for (see BurstPathObservations). */
@@ -45,10 +44,5 @@ class IngestConfiguration {
     @ConditionalOnBooleanProperty(name = "queuegate.ingest.observe-burst-paths", havingValue = false, matchIfMissing = true)
     BurstPathObservations burstPathObservations() {
         return new BurstPathObservations();
-    }
-
-    @Bean
-    RequestBodyLimitFilter requestBodyLimitFilter(IngestProperties properties) {
-        return new RequestBodyLimitFilter(properties.maxBodyBytes());
     }
 }

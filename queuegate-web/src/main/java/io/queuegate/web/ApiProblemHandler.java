@@ -79,23 +79,9 @@ public class ApiProblemHandler extends ResponseEntityExceptionHandler {
         ResponseEntity<Object> response = super.handleExceptionInternal(ex, body, headers, statusCode, request);
         if (response != null && response.getBody() instanceof ProblemDetail problem
                 && (problem.getProperties() == null || !problem.getProperties().containsKey("code"))) {
-            problem.setProperty("code", codeFor(statusCode));
+            problem.setProperty("code", ProblemCodes.forStatus(statusCode));
             counted(problem);
         }
         return response;
-    }
-
-    static String codeFor(HttpStatusCode status) {
-        return switch (status.value()) {
-            case 400 -> ProblemCodes.INVALID_REQUEST;
-            case 401 -> ProblemCodes.UNAUTHORIZED;
-            case 404 -> ProblemCodes.NOT_FOUND;
-            case 405 -> ProblemCodes.METHOD_NOT_ALLOWED;
-            case 406 -> ProblemCodes.NOT_ACCEPTABLE;
-            case 413 -> ProblemCodes.PAYLOAD_TOO_LARGE;
-            case 415 -> ProblemCodes.UNSUPPORTED_MEDIA_TYPE;
-            case 503 -> ProblemCodes.UNAVAILABLE;
-            default -> status.is4xxClientError() ? ProblemCodes.INVALID_REQUEST : ProblemCodes.INTERNAL_ERROR;
-        };
     }
 }

@@ -1,44 +1,23 @@
 package io.queuegate.web;
 
 import org.apache.catalina.core.StandardHost;
-import tools.jackson.core.StreamReadFeature;
-import tools.jackson.databind.DeserializationFeature;
-import tools.jackson.databind.MapperFeature;
-import tools.jackson.databind.cfg.CoercionAction;
-import tools.jackson.databind.cfg.CoercionInputShape;
-import tools.jackson.databind.type.LogicalType;
 
-import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.boot.tomcat.TomcatContextCustomizer;
-import org.springframework.boot.web.servlet.FilterRegistrationBean;
-import org.springframework.core.Ordered;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.Ordered;
 
-/** What every Queuegate HTTP service shares: problem answers from Spring MVC and from Tomcat itself. */
+/**
+ * What every Queuegate service on the servlet stack shares: strict JSON, request ids, and problem answers from Spring
+ * MVC and from Tomcat itself. {@link io.queuegate.web.reactive.ReactiveApiWebConfiguration} is its reactive twin.
+ */
 @Configuration(proxyBeanMethods = false)
-@Import(ApiProblemHandler.class)
+@Import({ StrictJsonConfiguration.class, ApiProblemHandler.class })
 public class ApiWebConfiguration {
-
-    /**
-     * Reads request bodies strictly: a duplicate key, a number where text belongs (or text where a number
-     * belongs), a fraction where an integer belongs, or trailing content is a 400, not a silent guess.
-     */
-    @Bean
-    JsonMapperBuilderCustomizer strictRequestBodies() {
-        return builder -> builder
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
-            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
-            .withCoercionConfig(LogicalType.Textual, config -> config
-                .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-                .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-                .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail));
-    }
 
     @Bean
     FilterRegistrationBean<RequestIdFilter> requestIdFilter() {

@@ -1,40 +1,29 @@
 package io.queuegate.web;
 
+import org.springframework.web.cors.CorsConfiguration;
 import org.springframework.web.servlet.config.annotation.CorsRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
- * Lets pages of the configured origins call a service's public API from the browser (CORS), so a waiting page
- * served by one service can book at another, or a shop can put the line into its own page. Declared as a bean
- * with the paths and methods to open; no origin is allowed unless configured. Credentials are never allowed:
- * the API authenticates by the token in the request, not by cookies, so no other site can act for a user.
+ * Opens a servlet service's public API to the pages of the configured origins ({@link CrossOriginPolicy}), so a waiting
+ * page served by one service can book at another, or a shop can put the line into its own page. Declared as a bean
+ * with the paths and methods to open.
  */
 public class CrossOriginAccess implements WebMvcConfigurer {
 
-    private final WebProperties properties;
+    private final CorsConfiguration policy;
 
     private final String pathPattern;
 
-    private final String[] methods;
-
     public CrossOriginAccess(WebProperties properties, String pathPattern, String... methods) {
-        this.properties = properties;
+        this.policy = CrossOriginPolicy.of(properties, methods);
         this.pathPattern = pathPattern;
-        this.methods = methods;
     }
 
     @Override
     public void addCorsMappings(CorsRegistry registry) {
-        if (this.properties.allowedOrigins().isEmpty()) {
-            return;
+        if (this.policy != null) {
+            registry.addMapping(this.pathPattern).combine(this.policy);
         }
-        registry.addMapping(this.pathPattern)
-            .allowedOrigins(this.properties.allowedOrigins().toArray(String[]::new))
-            .allowedMethods(this.methods)
-            .allowedHeaders("Content-Type", RequestIdFilter.HEADER)
-            // a page needs Retry-After to back off, Location to find its entry, and the request id to report
-            .exposedHeaders("Retry-After", "Location", RequestIdFilter.HEADER)
-            .allowCredentials(false)
-            .maxAge(3600);
     }
 }

@@ -1,5 +1,7 @@
 package io.queuegate.web;
 
+import org.springframework.http.HttpStatusCode;
+
 /** The {@code code} member of every problem answer. Clients switch on these; they never change meaning. */
 public final class ProblemCodes {
 
@@ -21,5 +23,21 @@ public final class ProblemCodes {
     public static final String REQUEST_TIMEOUT = "request_timeout";
 
     private ProblemCodes() {
+    }
+
+    /** The code of a refusal that carries none of its own (the framework's, a store's): the status's general one. */
+    public static String forStatus(HttpStatusCode status) {
+        return switch (status.value()) {
+            case 400 -> INVALID_REQUEST;
+            case 401 -> UNAUTHORIZED;
+            case 404 -> NOT_FOUND;
+            case 405 -> METHOD_NOT_ALLOWED;
+            case 406 -> NOT_ACCEPTABLE;
+            case 408 -> REQUEST_TIMEOUT;
+            case 413 -> PAYLOAD_TOO_LARGE;
+            case 415 -> UNSUPPORTED_MEDIA_TYPE;
+            case 503 -> UNAVAILABLE;
+            default -> status.is4xxClientError() ? INVALID_REQUEST : INTERNAL_ERROR;
+        };
     }
 }

@@ -32,7 +32,7 @@ public class ProblemErrorReportValve extends ErrorReportValve {
         }
         HttpStatus known = HttpStatus.resolve(status);
         String title = known == null ? "Error" : known.getReasonPhrase();
-        String code = ApiProblemHandler.codeFor(known == null ? HttpStatus.BAD_REQUEST : known);
+        String code = ProblemCodes.forStatus(known == null ? HttpStatus.BAD_REQUEST : known);
         try {
             response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
             response.setCharacterEncoding(StandardCharsets.UTF_8.name());

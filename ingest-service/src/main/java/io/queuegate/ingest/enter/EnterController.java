@@ -1,15 +1,14 @@
 package io.queuegate.ingest.enter;
 
-import io.queuegate.ingest.Completions;
 import io.queuegate.ingest.EntriesResource;
 import io.queuegate.web.ProductIds;
-import io.queuegate.web.RequestIdFilter;
+import io.queuegate.web.reactive.RequestIdWebFilter;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import reactor.core.publisher.Mono;
 
-import jakarta.servlet.http.HttpServletResponse;
 import jakarta.validation.Valid;
 
 import org.springframework.http.HttpHeaders;
@@ -19,10 +18,12 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.server.ServerWebExchange;
 
 /**
- * Enters a product's line: the token is answered once Kafka holds the enter event. On a running service the HTTP front
- * ({@link EnterRoute}) answers well-formed enters itself; this controller answers the rest and describes the API.
+ * Enters a product's line: the token is answered once Kafka holds the enter event. The HTTP front ({@link EnterRoute})
+ * answers well-formed same-origin enters itself; this controller answers the rest (refusals, cross-origin calls) and
+ * describes the API.
  */
 @EntriesResource
 class EnterController {
@@ -44,13 +45,11 @@ class EnterController {
     @ApiResponse(responseCode = "409", description = "queue_closed")
     @ApiResponse(responseCode = "503", description = "unavailable: Kafka did not acknowledge in time; see Retry-After")
     @ResponseStatus(HttpStatus.ACCEPTED)
-    EntryAccepted enter(@PathVariable("productId") String productIdText, @Valid @RequestBody EnterRequest request,
-            HttpServletResponse response) {
+    Mono<EntryAccepted> enter(@PathVariable("productId") String productIdText,
+            @Valid @RequestBody EnterRequest request, ServerWebExchange exchange) {
         long productId = ProductIds.parse(productIdText);
-        EntryAccepted accepted = Completions.await(this.enters.enter(productId, request.userId(),
-                RequestIdFilter.current()));
-        // the body itself, not a ResponseEntity, for the reason given at StatusController.status()
-        response.setHeader(HttpHeaders.LOCATION, Enters.location(accepted));
-        return accepted;
+        return Mono.fromFuture(this.enters.enter(productId, request.userId(), RequestIdWebFilter.of(exchange)))
+            .doOnNext((accepted) -> exchange.getResponse().getHeaders()
+                .set(HttpHeaders.LOCATION, Enters.location(accepted)));
     }
 }

@@ -43,7 +43,7 @@ class EnterPublisher implements DisposableBean {
 
     /**
      * Completes once Kafka acknowledged the event, or fails with the {@link ApiException} to answer (503). Never
-     * blocks: the HTTP front answers from the completion, a servlet request thread waits for it.
+     * blocks: the HTTP front and WebFlux both answer from the completion.
      */
     CompletableFuture<Void> publish(long productId, Entry entry) {
         if (!this.inFlight.tryAcquire()) {

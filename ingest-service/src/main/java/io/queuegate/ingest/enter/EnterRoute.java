@@ -9,7 +9,7 @@ import io.queuegate.ingest.IngestProperties;
 import io.queuegate.ingest.front.FastPath;
 import io.queuegate.ingest.front.FrontReplies;
 import io.queuegate.ingest.front.SameOrigin;
-import io.queuegate.ingest.front.ServletBackend;
+import io.queuegate.ingest.front.WebFluxStack;
 import io.queuegate.web.ApiException;
 import io.queuegate.web.ProductIds;
 import reactor.core.publisher.Mono;
@@ -23,10 +23,10 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
 
 /**
- * {@code POST /api/v1/queues/{productId}/entries} on the front: a well-formed enter of a queue ingest knows is
- * answered from Kafka's acknowledgement without a thread waiting for it. Anything else (another media type, a body
- * that is too large, malformed or invalid, a queue not yet read from Redis, a cross-origin call) goes to
- * {@link EnterController}, whose answer is the service's.
+ * {@code POST /api/v1/queues/{productId}/entries} on the front: a well-formed enter is answered from Kafka's
+ * acknowledgement without a thread waiting for it. Anything else (another media type, a body that is too large,
+ * malformed or invalid, a cross-origin call) goes through WebFlux to {@link EnterController}, whose answer is the
+ * service's.
  */
 @Component
 class EnterRoute implements FastPath {
@@ -49,16 +49,16 @@ class EnterRoute implements FastPath {
     }
 
     @Override
-    public void addTo(HttpServerRoutes routes, ServletBackend backend) {
-        routes.post(PATH, (request, response) -> enter(request, response, backend));
+    public void addTo(HttpServerRoutes routes, WebFluxStack webFlux) {
+        routes.post(PATH, (request, response) -> enter(request, response, webFlux));
     }
 
-    private Mono<Void> enter(HttpServerRequest request, HttpServerResponse response, ServletBackend backend) {
+    private Mono<Void> enter(HttpServerRequest request, HttpServerResponse response, WebFluxStack webFlux) {
         var headers = request.requestHeaders();
         int length = headers.getInt(HttpHeaderNames.CONTENT_LENGTH, -1);
         if (!isJson(headers.get(HttpHeaderNames.CONTENT_TYPE)) || length <= 0 || length > this.maxBodyBytes
                 || !SameOrigin.test(request)) {
-            return backend.forward(request, response);
+            return webFlux.handle(request, response);
         }
         String requestId = FrontReplies.requestId(request);
         long productId;
@@ -66,16 +66,12 @@ class EnterRoute implements FastPath {
             productId = ProductIds.parse(request.param("productId"));
         }
         catch (ApiException ex) {
-            return backend.forward(request, response);
-        }
-        if (!this.enters.knowsQueue(productId)) {
-            // its first enter reads the queue from Redis: on a request thread of the servlet stack, not here
-            return backend.forward(request, response);
+            return webFlux.handle(request, response);
         }
         return request.receive().aggregate().asByteArray().flatMap((body) -> {
             String userId = userId(body);
             if (userId == null) {
-                return backend.forward(request, response, body);
+                return webFlux.handle(request, response, body);
             }
             return Mono.fromFuture(this.enters.enter(productId, userId, requestId))
                 .flatMap((accepted) -> {
@@ -86,7 +82,7 @@ class EnterRoute implements FastPath {
         });
     }
 
-    /** The body's user id when the body is a valid enter request; null for whatever the servlet stack must refuse. */
+    /** The body's user id when the body is a valid enter request; null for whatever WebFlux must refuse. */
     private String userId(byte[] body) {
         try {
             EnterRequest request = this.json.readValue(body, EnterRequest.class);
@@ -97,7 +93,7 @@ class EnterRoute implements FastPath {
         }
     }
 
-    /** JSON in UTF-8 (said or not): what the servlet stack reads. Any other charset is its to refuse. */
+    /** JSON in UTF-8 (said or not): what WebFlux reads. Any other charset is its to refuse. */
     private static boolean isJson(String contentType) {
         if (contentType == null) {
             return false;

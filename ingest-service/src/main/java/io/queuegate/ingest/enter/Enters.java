@@ -1,6 +1,8 @@
 package io.queuegate.ingest.enter;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -14,11 +16,18 @@ import io.queuegate.web.ApiException;
 import org.springframework.stereotype.Component;
 
 /**
- * An enter, whichever HTTP stack took it: the queue must be open, the token is issued, and the answer completes once
+ * An enter, whichever route took it: the queue must be open, the token is issued, and the answer completes once
  * Kafka holds the enter event. Counts every enter by outcome ({@code queuegate.enters}).
  */
 @Component
 class Enters {
+
+    /**
+     * Where the first enter of a queue ingest does not know yet reads the queue from Redis: a virtual thread of its
+     * own, so that no caller (an event loop above all) ever waits on Redis for an enter.
+     */
+    private static final Executor QUEUE_READS = Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("queue-read-", 0).factory());
 
     private final TokenCodec tokens;
 
@@ -40,9 +49,18 @@ class Enters {
 
     /**
      * Enters the user; completes with the answer once Kafka acknowledged the event, or fails with the
-     * {@link ApiException} to answer. Reads the queue's state from Redis only when ingest does not know the queue yet.
+     * {@link ApiException} to answer. Never blocks: the queue's state is read from Redis, on a thread of its own, only
+     * when ingest does not know the queue yet.
      */
     CompletableFuture<EntryAccepted> enter(long productId, String userId, String requestId) {
+        if (!this.queues.knows(productId)) {
+            return CompletableFuture.supplyAsync(() -> enterKnown(productId, userId, requestId), QUEUE_READS)
+                .thenCompose((accepted) -> accepted);
+        }
+        return enterKnown(productId, userId, requestId);
+    }
+
+    private CompletableFuture<EntryAccepted> enterKnown(long productId, String userId, String requestId) {
         Token token;
         try {
             this.queues.requireOpen(productId);
@@ -59,11 +77,6 @@ class Enters {
             this.accepted.increment();
             return new EntryAccepted(token.value(), productId, TokenStatus.PENDING);
         });
-    }
-
-    /** Whether an enter of this product is decided without a Redis read (the queue's state is cached). */
-    boolean knowsQueue(long productId) {
-        return this.queues.knows(productId);
     }
 
     /** Where the entry's status is polled: the Location of the 202. */

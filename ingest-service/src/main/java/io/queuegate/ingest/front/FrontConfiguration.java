@@ -1,19 +1,16 @@
 package io.queuegate.ingest.front;
 
-import java.net.InetAddress;
 import java.util.List;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.ingest.IngestProperties;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
-import org.springframework.boot.web.server.ConfigurableWebServerFactory;
-import org.springframework.boot.web.server.WebServerFactoryCustomizer;
-import org.springframework.context.ApplicationContext;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.reactor.netty.NettyReactiveWebServerFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.http.server.reactive.HttpHandler;
 
 @Configuration(proxyBeanMethods = false)
 class FrontConfiguration {
@@ -23,26 +20,23 @@ class FrontConfiguration {
         return new FrontReplies(json, metrics);
     }
 
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnBooleanProperty(name = "queuegate.ingest.front.enabled", matchIfMissing = true)
-    static class Enabled {
+    @Bean
+    IngestFront ingestFront(FrontProperties properties, ObjectProvider<FastPath> paths, ObjectProvider<HttpHandler> webFlux,
+            FrontReplies replies, IngestProperties ingest) {
+        List<FastPath> fastPaths = properties.fastPaths() ? paths.orderedStream().toList() : List.of();
+        return new IngestFront(properties, fastPaths, new WebFluxStack(webFlux::getObject, replies,
+                ingest.maxBodyBytes()), replies, ingest.maxBodyBytes());
+    }
 
-        @Bean
-        IngestFront ingestFront(ApplicationContext context, ConfigurableEnvironment environment,
-                FrontProperties properties, List<FastPath> paths, FrontReplies replies, IngestProperties ingest) {
-            return new IngestFront(context, environment, properties, paths, replies, ingest.maxBodyBytes());
-        }
-
-        /**
-         * The servlet stack moves off the service port to a free loopback one: the front takes the service port and
-         * hands it what it does not answer. Unordered, so it is applied after Boot's own {@code server.*} settings.
-         */
-        @Bean
-        WebServerFactoryCustomizer<ConfigurableWebServerFactory> servletStackBehindFront() {
-            return (factory) -> {
-                factory.setPort(0);
-                factory.setAddress(InetAddress.getLoopbackAddress());
-            };
-        }
+    /**
+     * Spring Boot's Netty server with the front in it. The route and the settings are given to this factory alone, not
+     * declared as beans: the management server, which Boot builds from a factory of the same class, stays plain.
+     */
+    @Bean
+    NettyReactiveWebServerFactory nettyReactiveWebServerFactory(IngestFront front) {
+        NettyReactiveWebServerFactory factory = new NettyReactiveWebServerFactory();
+        factory.addServerCustomizers(front::configure);
+        factory.addRouteProviders(front::route);
+        return factory;
     }
 }

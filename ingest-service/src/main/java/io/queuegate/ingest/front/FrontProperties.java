@@ -12,13 +12,12 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * The HTTP front: Reactor Netty on the service port, answering enters and polls itself and handing every other
- * request to the servlet stack behind it ({@link IngestFront}), and the limits every client meets there.
+ * The HTTP front: Reactor Netty on the service port, answering enters and polls on its event loops and every other
+ * request through Spring WebFlux in the same server ({@link IngestFront}), and the limits every client meets there.
  *
- * @param enabled whether the front takes the service port; off, Tomcat answers everything on it, as any Spring Boot
- *        service does
- * @param ioThreads the front's event loops; 0 for one per core
- * @param backendConnections the most connections the front keeps to the servlet stack
+ * @param fastPaths whether enters and polls are answered by the front's own routes; off, Spring WebFlux answers them
+ *        too, as it answers everything else (same answers, more CPU per request)
+ * @param ioThreads the server's event loops; 0 for one per core
  * @param idleTimeout how long a kept-alive connection may wait silent for its next request before the front closes it
  * @param headerTimeout from a request's first byte to the end of its headers; a slower client is answered 408 and
  *        closed
@@ -38,9 +37,8 @@ import org.springframework.validation.annotation.Validated;
 @Validated
 @ConfigurationProperties("queuegate.ingest.front")
 public record FrontProperties(
-        @DefaultValue("true") boolean enabled,
+        @DefaultValue("true") boolean fastPaths,
         @DefaultValue("0") @Min(0) int ioThreads,
-        @DefaultValue("256") @Min(1) int backendConnections,
         @DefaultValue("60s") @NotNull Duration idleTimeout,
         @DefaultValue("10s") @NotNull Duration headerTimeout,
         @DefaultValue("10s") @NotNull Duration bodyTimeout,

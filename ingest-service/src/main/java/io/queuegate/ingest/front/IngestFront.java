@@ -1,7 +1,5 @@
 package io.queuegate.ingest.front;
 
-import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -10,63 +8,44 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.netty.channel.EventLoop;
 import io.queuegate.web.ApiException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
-import reactor.netty.DisposableServer;
 import reactor.netty.NettyPipeline;
-import reactor.netty.http.client.HttpClient;
 import reactor.netty.http.server.HttpServer;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
 import reactor.netty.http.server.HttpServerRoutes;
-import reactor.netty.resources.ConnectionProvider;
 import reactor.netty.resources.LoopResources;
 
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
-import org.springframework.context.ApplicationContext;
-import org.springframework.context.SmartLifecycle;
-import org.springframework.core.env.ConfigurableEnvironment;
-import org.springframework.core.env.MapPropertySource;
-import org.springframework.core.env.MutablePropertySources;
-import org.springframework.util.unit.DataSize;
+import org.springframework.beans.factory.DisposableBean;
 
 /**
- * Reactor Netty on the service port ({@code server.port}, {@code server.address}). Enters and polls, the two requests
- * a burst is made of, are answered by their {@link FastPath}s on the front's event loops; everything else goes to the
- * servlet stack, which Spring Boot starts as usual but on a loopback port of its own ({@link ServletBackend}).
+ * What ingest's one HTTP server (Reactor Netty, built by Spring Boot's {@code NettyReactiveWebServerFactory}) does
+ * before and besides Spring WebFlux: the limits every client meets ({@link RequestDeadlines}, {@link ConnectionLimits},
+ * the cap on requests in flight, idle keep-alive), the {@link FastPath}s that answer enters and polls on the event
+ * loops, and the hand-off of every other request to WebFlux on the same connection ({@link WebFluxStack}).
  *
- * <p>Why: on two cores Reactor Netty alone answers a request for half the CPU of Spring MVC on Tomcat, and the waits
- * for Kafka's acknowledgement and for Redis cost a future each instead of a parked thread (docs/BENCHMARKS.md, "The
- * HTTP stack").
- *
- * <p>Started after the servlet stack and stopped before it, so it never hands a request to a stack that is not there;
- * a stop lets the requests in flight finish. Once bound, {@code local.server.port} is the front's port, as it is the
- * port the service answers on; {@code local.servlet-backend.port} is the servlet stack's.
+ * <p>Why: on two cores Reactor Netty alone answers a request for half the CPU of a plain Spring Boot application, and
+ * the waits for Kafka's acknowledgement and for Redis cost a future each instead of a parked thread
+ * (docs/BENCHMARKS.md, "The HTTP stack"). Boot still starts, ports and gracefully stops the server.
  */
-public final class IngestFront implements SmartLifecycle {
-
-    private static final Logger log = LoggerFactory.getLogger(IngestFront.class);
-
-    /** After the web server's start and graceful shutdown phases: started after it, stopped before it. */
-    static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 512;
+public final class IngestFront implements DisposableBean {
 
     /** The probes, answered past every cap. */
     private static final Set<String> PROBES = Set.of("/livez", "/readyz");
-
-    private final ApplicationContext context;
-
-    private final ConfigurableEnvironment environment;
 
     private final FrontProperties properties;
 
     private final List<FastPath> paths;
 
+    private final WebFluxStack webFlux;
+
     private final FrontReplies replies;
 
     private final long maxBodyBytes;
+
+    private final LoopResources loops;
 
     /**
      * Runs a request's handler in a task of its own on the connection's event loop, never inside the call that
@@ -82,66 +61,47 @@ public final class IngestFront implements SmartLifecycle {
 
     private final AtomicInteger inFlight = new AtomicInteger();
 
-    private volatile DisposableServer server;
-
-    private LoopResources loops;
-
-    private ConnectionProvider backendConnections;
-
-    IngestFront(ApplicationContext context, ConfigurableEnvironment environment, FrontProperties properties,
-            List<FastPath> paths, FrontReplies replies, long maxBodyBytes) {
-        this.context = context;
-        this.environment = environment;
+    IngestFront(FrontProperties properties, List<FastPath> paths, WebFluxStack webFlux, FrontReplies replies,
+            long maxBodyBytes) {
         this.properties = properties;
         this.paths = paths;
+        this.webFlux = webFlux;
         this.replies = replies;
         this.maxBodyBytes = maxBodyBytes;
         this.limits = new ConnectionLimits(properties.maxConnections(), properties.maxConnectionsPerClient(),
                 properties.trustedProxies());
+        int threads = properties.ioThreads() > 0 ? properties.ioThreads() : Runtime.getRuntime().availableProcessors();
+        this.loops = LoopResources.create("ingest-http", threads, true);
     }
 
-    @Override
-    public void start() {
-        int backendPort = ((WebServerApplicationContext) this.context).getWebServer().getPort();
-        int threads = this.properties.ioThreads() > 0 ? this.properties.ioThreads()
-                : Runtime.getRuntime().availableProcessors();
-        this.loops = LoopResources.create("ingest-front", threads, true);
-        this.backendConnections = ConnectionProvider.builder("servlet-backend")
-            .maxConnections(this.properties.backendConnections())
-            // below Tomcat's keep-alive timeout, so a connection is never reused as Tomcat closes it
-            .maxIdleTime(Duration.ofSeconds(10))
-            .build();
-        ServletBackend backend = new ServletBackend(HttpClient.create(this.backendConnections)
-            .runOn(this.loops)
-            .host("127.0.0.1")
-            .port(backendPort), this.replies, this.maxBodyBytes);
-        HttpServerRoutes routes = HttpServerRoutes.newRoutes();
-        for (FastPath path : this.paths) {
-            path.addTo(routes, backend);
-        }
-        routes.route((request) -> true, backend::forward);
-        DataSize maxHeaders = this.environment.getProperty("server.max-http-request-header-size", DataSize.class,
-                DataSize.ofKilobytes(8));
-        this.server = HttpServer.create()
-            .runOn(this.loops)
-            .host(this.environment.getProperty("server.address", "0.0.0.0"))
-            .port(this.environment.getProperty("server.port", Integer.class, 8080))
+    /**
+     * The server's settings: its own event loops (one per core, not Reactor's default of at least four, which only
+     * adds switches on a small machine), the idle timeout, and on each new connection its caps and deadlines.
+     */
+    HttpServer configure(HttpServer server) {
+        return server.runOn(this.loops)
             .idleTimeout(this.properties.idleTimeout())
-            .httpRequestDecoder((decoder) -> decoder.maxHeaderSize((int) maxHeaders.toBytes()))
             .doOnChannelInit((observer, channel, remote) -> {
                 this.limits.opened(channel);
                 RequestDeadlines deadlines = new RequestDeadlines(this.properties.headerTimeout().toNanos(),
                         this.properties.bodyTimeout().toNanos());
                 channel.pipeline().addFirst(RequestDeadlines.BYTES, deadlines.bytes());
                 channel.pipeline().addAfter(NettyPipeline.HttpCodec, RequestDeadlines.REQUESTS, deadlines.requests());
-            })
-            .handle((request, response) -> Mono.defer(() -> answer(routes, request, response))
-                .subscribeOn(laterOn(request)))
-            .bindNow();
-        setPort("local.server.port", this.server.port());
-        setPort("local.servlet-backend.port", backendPort);
-        log.info("Front answering on port {} ({} fast paths), the servlet stack behind it on 127.0.0.1:{}",
-                this.server.port(), this.paths.size(), backendPort);
+            });
+    }
+
+    /**
+     * The server's one route: everything, past the limits, to the fast paths or else to WebFlux. Spring Boot's own
+     * route to WebFlux, which it adds after this one, is never reached.
+     */
+    HttpServerRoutes route(HttpServerRoutes server) {
+        HttpServerRoutes routes = HttpServerRoutes.newRoutes();
+        for (FastPath path : this.paths) {
+            path.addTo(routes, this.webFlux);
+        }
+        routes.route((request) -> true, this.webFlux::handle);
+        return server.route((request) -> true, (request, response) -> Mono.defer(() -> answer(routes, request,
+                response)).subscribeOn(laterOn(request)));
     }
 
     /**
@@ -182,48 +142,9 @@ public final class IngestFront implements SmartLifecycle {
         return this.laterOnTheLoop.computeIfAbsent(loop[0], Schedulers::fromExecutor);
     }
 
+    /** After the server's graceful stop, which Spring Boot runs before any bean is destroyed. */
     @Override
-    public void stop() {
-        DisposableServer running = this.server;
-        if (running == null) {
-            return;
-        }
-        this.server = null;
-        running.disposeNow(this.environment.getProperty("spring.lifecycle.timeout-per-shutdown-phase",
-                Duration.class, Duration.ofSeconds(30)));
-        this.backendConnections.dispose();
-        this.loops.dispose();
-    }
-
-    @Override
-    public boolean isRunning() {
-        return this.server != null;
-    }
-
-    @Override
-    public int getPhase() {
-        return PHASE;
-    }
-
-    /** The port the front answers on. */
-    public int port() {
-        DisposableServer running = this.server;
-        if (running == null) {
-            throw new IllegalStateException("the front is not running");
-        }
-        return running.port();
-    }
-
-    /** As Spring Boot records the web server's port, in the same property source. */
-    @SuppressWarnings("unchecked")
-    private void setPort(String property, int port) {
-        MutablePropertySources sources = this.environment.getPropertySources();
-        if (!(sources.get("server.ports") instanceof MapPropertySource ports)) {
-            Map<String, Object> map = new HashMap<>();
-            sources.addFirst(new MapPropertySource("server.ports", map));
-            map.put(property, port);
-            return;
-        }
-        ((Map<String, Object>) ports.getSource()).put(property, port);
+    public void destroy() {
+        this.loops.disposeLater().block();
     }
 }

@@ -9,17 +9,17 @@ import reactor.core.publisher.Mono;
 import reactor.netty.http.server.HttpServerRequest;
 
 /**
- * What the front refuses before any route sees the request, as Tomcat and the servlet stack's filters did when they
- * faced the client: a target that is not a path (absolute-form, {@code *}, no leading slash: it must never be handed
- * on, least of all to another host), an HTTP/1.1 request without exactly one Host, a transfer coding other than
- * chunked, path parameters ({@code ;}), and a declared body over {@code queuegate.ingest.max-body-bytes}. Requests
- * Netty's decoder cannot read at all are answered 400 (or 413, 431) by Reactor Netty before they get here.
+ * What the front refuses before any route sees the request: a target that is not a path (absolute-form, {@code *}, no
+ * leading slash), an HTTP/1.1 request without exactly one Host (RFC 9112, 3.2), a transfer coding other than chunked
+ * (the only one a body is read in), path parameters ({@code ;}: WebFlux's path matching would set them aside, and
+ * {@code /queues/42;x=1} must not reach queue 42), and a declared body over {@code queuegate.ingest.max-body-bytes}.
+ * Requests Netty's decoder cannot read at all are answered 400 (or 413, 431) by Reactor Netty before they get here.
  */
 final class RequestGate {
 
     /**
-     * How much of a refused request's body is read before the answer, as Tomcat's {@code max-swallow-size}: closing
-     * a connection with unread bytes resets it, and a client still writing would lose the answer with it.
+     * How much of a refused request's body is read before the answer: closing a connection with unread bytes resets
+     * it, and a client still writing would lose the answer with it.
      */
     private static final long SWALLOW_BYTES = 64 * 1024;
 

@@ -6,7 +6,7 @@ import reactor.netty.http.server.HttpServerRequest;
 /**
  * Whether a request is no cross-origin call: it has no {@code Origin}, or the origin is the host it was sent to
  * (a browser sends {@code Origin} on a same-origin POST too). Only those are answered on the front; a cross-origin
- * call goes to the servlet stack, whose CORS configuration decides it.
+ * call goes to WebFlux, whose CORS configuration decides it.
  */
 public final class SameOrigin {
 

@@ -9,6 +9,8 @@ import io.queuegate.ingest.IssuedTokens;
 import io.queuegate.web.ProductIds;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -39,14 +41,17 @@ class LeaveController {
     @ApiResponse(responseCode = "503", description = "unavailable: the leave could not be stored; try again")
     @ApiResponse(responseCode = "400", description = "invalid_token: not issued here, or for another product; "
             + "invalid_request: a malformed productId")
-    ResponseEntity<Void> leave(@PathVariable("productId") String productIdText, @PathVariable String token) {
+    Mono<ResponseEntity<Void>> leave(@PathVariable("productId") String productIdText, @PathVariable String token) {
         long productId = ProductIds.parse(productIdText);
         Token verified = this.issued.verify(productId, token);
-        // in the log first: a Redis that loses the leave gets it back from there, and nobody who left comes back
-        this.leaving.publish(verified);
-        if (this.remover.remove(verified)) {
-            this.leaves.increment();
-        }
-        return ResponseEntity.noContent().build();
+        // waits for Kafka's acknowledgement and Redis: off the event loops
+        return Mono.fromCallable(() -> {
+            // in the log first: a Redis that loses the leave gets it back from there, and nobody who left comes back
+            this.leaving.publish(verified);
+            if (this.remover.remove(verified)) {
+                this.leaves.increment();
+            }
+            return ResponseEntity.noContent().<Void>build();
+        }).subscribeOn(Schedulers.boundedElastic());
     }
 }

@@ -3,9 +3,7 @@ package io.queuegate.ingest.noop;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.queuegate.ingest.front.FastPath;
 import io.queuegate.ingest.front.FrontReplies;
-import io.queuegate.ingest.front.ServletBackend;
-import io.queuegate.ingest.noop.NoopController.NoopReply;
-import io.queuegate.ingest.noop.NoopController.NoopRequest;
+import io.queuegate.ingest.front.WebFluxStack;
 import reactor.netty.http.server.HttpServerRoutes;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -13,8 +11,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.stereotype.Component;
 
 /**
- * The benchmark's yardstick on the front: the enter and poll paths' HTTP stack (Reactor Netty, JSON in and out, the
- * request id) with no work behind it, as {@link NoopController} is on the servlet stack. Off unless
+ * The benchmark's yardstick inside the service: the enter and poll paths' HTTP stack (Reactor Netty with the front's
+ * limits, JSON in and out, the request id) with no work behind it. Off unless
  * {@code queuegate.ingest.noop-endpoint=true}.
  */
 @Component
@@ -31,7 +29,7 @@ class NoopRoute implements FastPath {
     }
 
     @Override
-    public void addTo(HttpServerRoutes routes, ServletBackend backend) {
+    public void addTo(HttpServerRoutes routes, WebFluxStack webFlux) {
         routes.post("/bench/noop/{productId}/entries", (request, response) -> request.receive().aggregate()
             .asByteArray()
             .flatMap((body) -> this.replies.answer(response, HttpResponseStatus.ACCEPTED,
@@ -41,5 +39,11 @@ class NoopRoute implements FastPath {
         routes.get("/bench/noop/{productId}/entries/{token}", (request, response) -> this.replies.answer(response,
                 HttpResponseStatus.OK, FrontReplies.requestId(request),
                 new NoopReply(request.param("token"), Long.parseLong(request.param("productId")), "WAITING")));
+    }
+
+    record NoopRequest(String userId) {
+    }
+
+    record NoopReply(String token, long productId, String status) {
     }
 }

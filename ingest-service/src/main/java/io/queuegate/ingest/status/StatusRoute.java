@@ -6,7 +6,7 @@ import io.queuegate.ingest.IssuedTokens;
 import io.queuegate.ingest.front.FastPath;
 import io.queuegate.ingest.front.FrontReplies;
 import io.queuegate.ingest.front.SameOrigin;
-import io.queuegate.ingest.front.ServletBackend;
+import io.queuegate.ingest.front.WebFluxStack;
 import io.queuegate.web.ApiException;
 import io.queuegate.web.ProductIds;
 import reactor.core.publisher.Mono;
@@ -19,8 +19,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * {@code GET /api/v1/queues/{productId}/entries/{token}} on the front: a poll is answered from the shared Redis call
- * that reads it ({@link PollCoalescer}), without a thread waiting for that call. A cross-origin poll goes to
- * {@link StatusController}, which answers it with the CORS headers.
+ * that reads it ({@link PollCoalescer}), without a thread waiting for that call. A cross-origin poll goes through
+ * WebFlux to {@link StatusController}, which answers it with the CORS headers.
  */
 @Component
 class StatusRoute implements FastPath {
@@ -43,9 +43,9 @@ class StatusRoute implements FastPath {
     }
 
     @Override
-    public void addTo(HttpServerRoutes routes, ServletBackend backend) {
+    public void addTo(HttpServerRoutes routes, WebFluxStack webFlux) {
         routes.get(PATH, (request, response) -> SameOrigin.test(request) ? poll(request, response)
-                : backend.forward(request, response));
+                : webFlux.handle(request, response));
     }
 
     private Mono<Void> poll(HttpServerRequest request, HttpServerResponse response) {

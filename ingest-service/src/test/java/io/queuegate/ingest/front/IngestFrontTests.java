@@ -14,7 +14,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.ingest.IngestHttpTestSupport;
 import io.queuegate.ingest.LineFixture;
-import jakarta.servlet.Filter;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,29 +22,35 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.reactor.netty.NettyWebServer;
 import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.boot.web.server.reactive.context.ReactiveWebServerApplicationContext;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.test.context.TestPropertySource;
+import org.springframework.web.server.WebFilter;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The HTTP front on the service port: it answers enters and polls itself, hands everything else to the servlet stack
- * behind it, and a client cannot tell the two apart by their answers. A filter on the servlet stack counts what
- * reaches it.
+ * The service's one HTTP server: the front answers enters and polls on its event loops, hands everything else to
+ * Spring WebFlux in the same server, and a client cannot tell the two apart by their answers. A web filter counts
+ * what reaches WebFlux; a second service with the fast paths off answers everything through WebFlux, for comparison.
  */
 @TestPropertySource(properties = "queuegate.web.allowed-origins=http://shop.example")
 class IngestFrontTests extends IngestHttpTestSupport {
 
-    private static final Map<String, AtomicInteger> SERVLET_REQUESTS = new ConcurrentHashMap<>();
+    private static final Map<String, AtomicInteger> WEBFLUX_REQUESTS = new ConcurrentHashMap<>();
+
+    private static ConfigurableApplicationContext webFluxOnly;
 
     @Autowired
     private MeterRegistry metrics;
 
-    @Value("${local.servlet-backend.port}")
-    private int servletPort;
+    @Autowired
+    private ApplicationContext context;
 
     private long product;
 
@@ -52,7 +58,7 @@ class IngestFrontTests extends IngestHttpTestSupport {
     void openQueue() {
         this.product = LineFixture.freeProduct(this.redis);
         LineFixture.openUnregistered(this.redis, this.product, 10, 10);
-        SERVLET_REQUESTS.clear();
+        WEBFLUX_REQUESTS.clear();
     }
 
     @AfterEach
@@ -60,17 +66,37 @@ class IngestFrontTests extends IngestHttpTestSupport {
         this.redis.delete(QueueKeys.of(this.product).all());
     }
 
+    @AfterAll
+    static void stopWebFluxOnly() {
+        if (webFluxOnly != null) {
+            webFluxOnly.close();
+            webFluxOnly = null;
+        }
+    }
+
+    /** The same service with its fast paths off: WebFlux answers every request. */
+    private int webFluxOnlyPort() {
+        if (webFluxOnly == null) {
+            webFluxOnly = startAnother("--spring.kafka.bootstrap-servers=" + this.brokers,
+                    "--queuegate.ingest.front.fast-paths=false");
+        }
+        return portOf(webFluxOnly);
+    }
+
     @Test
-    void theFrontTakesTheServicePortAndTheServletStackALoopbackPortOfItsOwn() {
-        assertThat(this.port).isNotEqualTo(this.servletPort);
+    void theServiceAnswersOnOneServerAndCarriesNoServletStack() {
+        assertThat(((ReactiveWebServerApplicationContext) this.context).getWebServer())
+            .isInstanceOf(NettyWebServer.class)
+            .satisfies((server) -> assertThat(server.getPort()).isEqualTo(this.port));
+        assertThatThrownBy(() -> Class.forName("org.apache.catalina.startup.Tomcat"))
+            .isInstanceOf(ClassNotFoundException.class);
         assertThat(get(this.port, "/readyz").statusCode()).isEqualTo(200);
     }
 
     @Test
-    void wellFormedEntersAndPollsAreAnsweredWithoutTheServletStack() {
-        // the first enter of a queue reads it from Redis, on the servlet stack; the queue is known after it
+    void wellFormedEntersAndPollsAreAnsweredWithoutWebFlux() {
+        // the queue's first enter too: it reads the queue from Redis on a thread of its own
         assertThat(enter(this.port, "first").statusCode()).isEqualTo(202);
-        SERVLET_REQUESTS.clear();
 
         List<String> tokens = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
@@ -84,13 +110,14 @@ class IngestFrontTests extends IngestHttpTestSupport {
         }
         assertThat(json(poll(this.port, tokens.get(1))).get("position").asLong()).isEqualTo(3);
 
-        assertThat(SERVLET_REQUESTS).isEmpty();
+        assertThat(WEBFLUX_REQUESTS).isEmpty();
     }
 
     @Test
-    void theFrontAnswersAsTheServletStackDoes() {
+    void theFastPathsAnswerAsWebFluxDoes() {
+        int webFluxPort = webFluxOnlyPort();
         enter(this.port, "warm-up");
-        String token = json(enter(this.servletPort, "polled")).get("token").asString();
+        String token = json(enter(webFluxPort, "polled")).get("token").asString();
         LineFixture.append(this.redis, this.product, List.of("warm-up", "polled"));
         String entries = "/api/v1/queues/" + this.product + "/entries";
         List<HttpRequest.Builder> requests = List.of(
@@ -111,25 +138,25 @@ class IngestFrontTests extends IngestHttpTestSupport {
                 request("/no/such/path", "GET"));
         for (HttpRequest.Builder request : requests) {
             HttpResponse<String> front = send(request.copy().uri(uri(this.port, request)));
-            HttpResponse<String> servlet = send(request.copy().uri(uri(this.servletPort, request)));
+            HttpResponse<String> webFlux = send(request.copy().uri(uri(webFluxPort, request)));
             String what = request.build().method() + " " + request.build().uri();
 
-            assertThat(front.statusCode()).as(what).isEqualTo(servlet.statusCode());
-            assertThat(mediaType(front)).as(what).isEqualTo(mediaType(servlet));
+            assertThat(front.statusCode()).as(what).isEqualTo(webFlux.statusCode());
+            assertThat(mediaType(front)).as(what).isEqualTo(mediaType(webFlux));
             assertThat(front.headers().firstValue("Location")).as(what)
-                .isEqualTo(servlet.headers().firstValue("Location"));
+                .isEqualTo(webFlux.headers().firstValue("Location"));
             assertThat(front.headers().firstValue("Retry-After")).as(what)
-                .isEqualTo(servlet.headers().firstValue("Retry-After"));
+                .isEqualTo(webFlux.headers().firstValue("Retry-After"));
             assertThat(front.headers().firstValue("X-Request-Id")).as(what).isPresent();
             JsonNode frontBody = json(front);
-            JsonNode servletBody = json(servlet);
+            JsonNode webFluxBody = json(webFlux);
             if (front.statusCode() >= 400) {
-                assertThat(frontBody.get("code")).as(what).isEqualTo(servletBody.get("code"));
-                assertThat(frontBody.get("status")).as(what).isEqualTo(servletBody.get("status"));
+                assertThat(frontBody.get("code")).as(what).isEqualTo(webFluxBody.get("code"));
+                assertThat(frontBody.get("status")).as(what).isEqualTo(webFluxBody.get("status"));
             }
             else {
                 for (String field : List.of("token", "productId", "status", "position", "expiresAt")) {
-                    assertThat(frontBody.get(field)).as(what + " " + field).isEqualTo(servletBody.get(field));
+                    assertThat(frontBody.get(field)).as(what + " " + field).isEqualTo(webFluxBody.get(field));
                 }
             }
         }
@@ -139,11 +166,11 @@ class IngestFrontTests extends IngestHttpTestSupport {
     }
 
     @Test
-    void whatTheFrontDoesNotAnswerReachesTheServletStackWholeAndComesBackWhole() {
+    void whatTheFrontDoesNotAnswerReachesWebFluxWholeAndComesBackWhole() {
         String token = json(enter(this.port, "leaving")).get("token").asString();
 
         HttpResponse<String> page = get(this.port, "/queues/" + this.product + "?lang=en");
-        HttpResponse<String> direct = get(this.servletPort, "/queues/" + this.product + "?lang=en");
+        HttpResponse<String> direct = get(webFluxOnlyPort(), "/queues/" + this.product + "?lang=en");
         assertThat(page.statusCode()).isEqualTo(200);
         assertThat(page.body()).isEqualTo(direct.body());
         assertThat(mediaType(page)).isEqualTo("text/html");
@@ -153,14 +180,14 @@ class IngestFrontTests extends IngestHttpTestSupport {
         HttpResponse<String> left = send(request("/api/v1/queues/" + this.product + "/entries/" + token, "DELETE")
             .uri(URI.create("http://127.0.0.1:" + this.port + "/api/v1/queues/" + this.product + "/entries/" + token)));
         assertThat(left.statusCode()).isEqualTo(204);
-        assertThat(SERVLET_REQUESTS).containsKeys("/queues/" + this.product,
+        assertThat(WEBFLUX_REQUESTS).containsKeys("/queues/" + this.product,
                 "/api/v1/queues/" + this.product + "/entries/" + token);
     }
 
     @Test
-    void aCrossOriginCallIsDecidedByTheServletStacksCorsSettings() {
+    void aCrossOriginCallIsDecidedByWebFluxsCorsSettings() {
         enter(this.port, "warm-up");
-        SERVLET_REQUESTS.clear();
+        WEBFLUX_REQUESTS.clear();
         String entries = "/api/v1/queues/" + this.product + "/entries";
 
         HttpResponse<String> allowed = send(post(entries, "application/json", "{\"userId\":\"shopper\"}")
@@ -171,15 +198,15 @@ class IngestFrontTests extends IngestHttpTestSupport {
         assertThat(allowed.statusCode()).isEqualTo(202);
         assertThat(allowed.headers().firstValue("Access-Control-Allow-Origin")).hasValue("http://shop.example");
         assertThat(refused.statusCode()).isEqualTo(403);
-        assertThat(SERVLET_REQUESTS.get(entries)).hasValue(2);
+        assertThat(WEBFLUX_REQUESTS.get(entries)).hasValue(2);
 
         // a same-origin page's POST carries Origin too, and stays on the front
-        SERVLET_REQUESTS.clear();
+        WEBFLUX_REQUESTS.clear();
         HttpResponse<String> sameOrigin = send(post(entries, "application/json", "{\"userId\":\"on-page\"}")
             .header("Origin", "http://127.0.0.1:" + this.port)
             .uri(URI.create("http://127.0.0.1:" + this.port + entries)));
         assertThat(sameOrigin.statusCode()).isEqualTo(202);
-        assertThat(SERVLET_REQUESTS).isEmpty();
+        assertThat(WEBFLUX_REQUESTS).isEmpty();
     }
 
     @Test
@@ -255,17 +282,16 @@ class IngestFrontTests extends IngestHttpTestSupport {
     }
 
     @TestConfiguration(proxyBeanMethods = false)
-    static class ServletRequestCounting {
+    static class WebFluxRequestCounting {
 
-        /** Counts, by path, the requests that reach the servlet stack behind the front. */
+        /** Counts, by path, the requests that reach WebFlux. */
         @Bean
-        FilterRegistrationBean<Filter> servletRequestCounter() {
-            Filter counter = (request, response, chain) -> {
-                String path = ((jakarta.servlet.http.HttpServletRequest) request).getRequestURI();
-                SERVLET_REQUESTS.computeIfAbsent(path, (key) -> new AtomicInteger()).incrementAndGet();
-                chain.doFilter(request, response);
+        WebFilter webFluxRequestCounter() {
+            return (exchange, chain) -> {
+                WEBFLUX_REQUESTS.computeIfAbsent(exchange.getRequest().getPath().value(),
+                        (key) -> new AtomicInteger()).incrementAndGet();
+                return chain.filter(exchange);
             };
-            return new FilterRegistrationBean<>(counter);
         }
     }
 }

@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Clients that send slowly, or never, meet deadlines at once and cannot starve anyone else: headers dribbled a byte
- * at a time, a declared body that never comes (on the fast path and on a request handed to the servlet stack), and
+ * at a time, a declared body that never comes (on the fast path and on a request handed to WebFlux), and
  * 300 such bodies at once while a well-behaved client is answered beside them.
  */
 @TestPropertySource(properties = { "queuegate.ingest.front.header-timeout=1s", "queuegate.ingest.front.body-timeout=1s" })
@@ -93,7 +93,7 @@ class SlowClientsTests extends IngestHttpTestSupport {
         try {
             for (int i = 0; i < 300; i++) {
                 Socket socket = connect();
-                // chunked: handed to the servlet stack, the route that 300 such sockets closed before
+                // chunked: handed to WebFlux, the route that 300 such sockets closed when a pool of connections stood before it
                 socket.getOutputStream().write(("POST /api/v1/queues/" + this.product + "/entries HTTP/1.1\r\n"
                         + "Host: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
                         + "5\r\n{\"use\r\n").getBytes(StandardCharsets.ISO_8859_1));

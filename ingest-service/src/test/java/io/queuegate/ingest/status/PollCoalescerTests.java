@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -187,7 +189,7 @@ class PollCoalescerTests {
 
         // two polls wait for the next call: the queue of this product is full
         assertThatExceptionOfType(ApiException.class)
-            .isThrownBy(() -> Completions.await(coalescer.read(new Token(this.product, "fourth", "fourth"))))
+            .isThrownBy(() -> awaited(coalescer.read(new Token(this.product, "fourth", "fourth"))))
             .satisfies((ex) -> {
                 assertThat(ex.status()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
                 assertThat(ex.retryAfter()).isEqualTo(Duration.ofSeconds(1));
@@ -220,7 +222,7 @@ class PollCoalescerTests {
                     String token = "t" + i;
                     outcomes.add(threads.submit(() -> {
                         try {
-                            Completions.await(coalescer.read(new Token(this.product, token, token)));
+                            awaited(coalescer.read(new Token(this.product, token, token)));
                             return null;
                         }
                         catch (RuntimeException ex) {
@@ -288,6 +290,16 @@ class PollCoalescerTests {
                 }
             }
             return tokens.stream().map((token) -> new TokenState(TokenStatus.WAITING, 5, 0, 7)).toList();
+        }
+    }
+
+    /** The future's value, waited for; a failure is rethrown as itself (an ApiException stays one). */
+    private static <T> T awaited(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        }
+        catch (CompletionException ex) {
+            throw Completions.rethrowable(ex);
         }
     }
 }

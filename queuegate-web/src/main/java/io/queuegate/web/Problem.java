@@ -1,0 +1,95 @@
+package io.queuegate.web;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.core.io.buffer.DataBufferLimitException;
+import org.springframework.dao.DataAccessException;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.web.ErrorResponse;
+
+/**
+ * What a refusal says, whichever code answers it: a status, a stable {@code code}, a sentence, the headers that go with
+ * it (Retry-After, Allow, Accept). Rendered as {@code application/problem+json} by {@link #body}, with the members
+ * and their order Spring MVC writes a {@link org.springframework.http.ProblemDetail} in, and counted by
+ * {@link #countIn} as {@code queuegate.problems{code, status}}.
+ *
+ * @param status the HTTP status
+ * @param code the problem's {@code code} member ({@link ProblemCodes})
+ * @param detail the sentence for the client
+ * @param headers the headers the answer carries
+ */
+public record Problem(HttpStatusCode status, String code, String detail, HttpHeaders headers) {
+
+    /** The problem an {@link ApiException} says. */
+    public static Problem of(ApiException refusal) {
+        HttpHeaders headers = new HttpHeaders();
+        if (refusal.retryAfter() != null) {
+            headers.set(HttpHeaders.RETRY_AFTER, refusal.retryAfterSeconds());
+        }
+        return new Problem(refusal.status(), refusal.code(), refusal.getMessage(), headers);
+    }
+
+    /**
+     * The problem to answer for a failure: the refusal an {@link ApiException} or a framework's
+     * {@link ErrorResponse} carries, 413 for a body past a buffer's limit, 503 for a store that failed (the client may
+     * retry: no script half-writes), null for anything else, which is the server's own fault. A future's wrappers
+     * are looked through.
+     */
+    public static Problem of(Throwable thrown) {
+        Throwable failure = thrown;
+        while ((failure instanceof CompletionException || failure instanceof ExecutionException)
+                && failure.getCause() != null) {
+            failure = failure.getCause();
+        }
+        if (failure instanceof ApiException refusal) {
+            return of(refusal);
+        }
+        if (failure instanceof DataAccessException) {
+            return of(ApiException.storeUnavailable());
+        }
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof DataBufferLimitException) {
+                return new Problem(HttpStatus.CONTENT_TOO_LARGE, ProblemCodes.PAYLOAD_TOO_LARGE,
+                        "The request body is too large.", new HttpHeaders());
+            }
+        }
+        if (failure instanceof ErrorResponse framework) {
+            HttpStatusCode status = framework.getStatusCode();
+            String detail = framework.getBody().getDetail();
+            return new Problem(status, ProblemCodes.forStatus(status), detail != null ? detail
+                    : HttpStatus.valueOf(status.value()).getReasonPhrase(), framework.getHeaders());
+        }
+        return null;
+    }
+
+    /** The answer to a failure that is the server's own: 500, with nothing of it told. */
+    public static Problem internal() {
+        return new Problem(HttpStatus.INTERNAL_SERVER_ERROR, ProblemCodes.INTERNAL_ERROR,
+                "The request failed; try again shortly.", new HttpHeaders());
+    }
+
+    /** The problem+json body, for a request to {@code instance} (its path). */
+    public Map<String, Object> body(String instance) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("detail", this.detail);
+        body.put("instance", instance);
+        body.put("status", this.status.value());
+        HttpStatus known = HttpStatus.resolve(this.status.value());
+        body.put("title", known != null ? known.getReasonPhrase() : "Error");
+        body.put("code", this.code);
+        return body;
+    }
+
+    /** Counts the refusal in {@code queuegate.problems}, by code and status. */
+    public void countIn(MeterRegistry metrics) {
+        metrics.counter("queuegate.problems", "code", this.code, "status", Integer.toString(this.status.value()))
+            .increment();
+    }
+}

@@ -1,0 +1,66 @@
+package io.queuegate.web.reactive;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.queuegate.web.Problem;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.core.Ordered;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebExceptionHandler;
+
+/**
+ * Renders every failure on the reactive stack as {@code application/problem+json} with a {@code code} ({@link Problem}):
+ * the project's own refusals, WebFlux's (bad JSON, an invalid body, a wrong media type, an unknown path, a method not
+ * allowed), a store that is down, and anything else as a 500 that tells nothing of its cause. Ordered before Spring
+ * Boot's error handler, which would answer in another shape.
+ */
+public class ProblemWebExceptionHandler implements WebExceptionHandler, Ordered {
+
+    private static final Logger log = LoggerFactory.getLogger(ProblemWebExceptionHandler.class);
+
+    private final JsonMapper json;
+
+    private final MeterRegistry metrics;
+
+    public ProblemWebExceptionHandler(JsonMapper json, MeterRegistry metrics) {
+        this.json = json;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public Mono<Void> handle(ServerWebExchange exchange, Throwable failure) {
+        ServerHttpResponse response = exchange.getResponse();
+        if (response.isCommitted()) {
+            return Mono.error(failure);
+        }
+        Problem problem = Problem.of(failure);
+        if (problem == null) {
+            log.error("{} {} failed", exchange.getRequest().getMethod(), exchange.getRequest().getPath(), failure);
+            problem = Problem.internal();
+        }
+        else if (problem.status().is5xxServerError()) {
+            log.warn("{} {} answered {}: {}", exchange.getRequest().getMethod(), exchange.getRequest().getPath(),
+                    problem.status().value(), failure.toString());
+        }
+        problem.countIn(this.metrics);
+        byte[] body = this.json.writeValueAsBytes(problem.body(exchange.getRequest().getPath().value()));
+        response.setStatusCode(problem.status());
+        HttpHeaders headers = response.getHeaders();
+        headers.addAll(problem.headers());
+        headers.setContentType(MediaType.APPLICATION_PROBLEM_JSON);
+        headers.setContentLength(body.length);
+        return response.writeWith(Mono.fromSupplier(() -> response.bufferFactory().wrap(body)));
+    }
+
+    @Override
+    public int getOrder() {
+        // before Boot's ErrorWebExceptionHandler (-1) and WebFlux's ResponseStatusException handler (0)
+        return -2;
+    }
+}
