@@ -185,6 +185,16 @@ class IngestFrontTests extends IngestHttpTestSupport {
     }
 
     @Test
+    void theApiDescriptionIsServedThroughWebFlux() {
+        HttpResponse<String> description = get(this.port, "/v3/api-docs");
+
+        assertThat(description.statusCode()).isEqualTo(200);
+        assertThat(json(description).at("/paths/~1api~1v1~1queues~1{productId}~1entries/post/operationId")
+            .isMissingNode()).isFalse();
+        assertThat(WEBFLUX_REQUESTS).containsKey("/v3/api-docs");
+    }
+
+    @Test
     void aCrossOriginCallIsDecidedByWebFluxsCorsSettings() {
         enter(this.port, "warm-up");
         WEBFLUX_REQUESTS.clear();
