@@ -19,6 +19,11 @@ import io.queuegate.loopback.HttpPool;
 
 import org.HdrHistogram.Histogram;
 
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.MissingNode;
+
 /**
  * Figure 6: a sale as buyers live it. Each simulated user is a virtual thread: it enters at its moment of an even
  * arrival over the window (open loop: a slow server does not slow the arrivals), polls its status when
@@ -197,8 +202,10 @@ final class EndToEndScenario {
                     long now = System.nanoTime();
                     this.pollLatency.recordValue(now - sent);
                     this.polls.incrementAndGet(slot(now));
-                    String status = Json.field(response.body(), "status");
-                    if (response.status() != 200 || status == null) {
+                    JsonNode answer = response.status() == 200 ? JsonMapper.shared().readTree(response.body())
+                            : MissingNode.getInstance();
+                    String status = answer.path("status").asString(null);
+                    if (status == null) {
                         this.httpErrors.incrementAndGet();
                         wait = 1_000;
                         continue;
@@ -216,14 +223,14 @@ final class EndToEndScenario {
                             this.expired.incrementAndGet();
                             return;
                         }
-                        default -> wait = Json.longField(response.body(), "pollAfterMs", 1_000);
+                        default -> wait = answer.path("pollAfterMs").asLong(1_000);
                     }
                 }
             }
             catch (InterruptedException ex) {
                 // the sale is over
             }
-            catch (IOException ex) {
+            catch (IOException | JacksonException ex) {
                 if (!this.stop) {
                     this.httpErrors.incrementAndGet();
                 }
@@ -243,7 +250,7 @@ final class EndToEndScenario {
                 if (response.status() == 202) {
                     this.enters.incrementAndGet(slot(now));
                     this.lastEnter.accumulateAndGet(now, Math::max);
-                    String token = Json.field(response.body(), "token");
+                    String token = JsonMapper.shared().readTree(response.body()).path("token").asString(null);
                     if (index % 100 == 0) {
                         this.probes.add(new Probe(userId, firstSent, now));
                     }

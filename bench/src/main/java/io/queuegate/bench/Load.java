@@ -37,8 +37,6 @@ final class Load {
         }
     }
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-
     private final String host;
 
     private final boolean wrk;
@@ -94,7 +92,7 @@ final class Load {
         }
         String line = output.lines().filter(l -> l.startsWith("WRKJSON ")).findFirst()
             .orElseThrow(() -> new IOException("wrk printed no summary:\n" + output));
-        JsonNode node = JSON.readTree(line.substring("WRKJSON ".length()));
+        JsonNode node = JsonMapper.shared().readTree(line.substring("WRKJSON ".length()));
         long requests = node.get("requests").asLong();
         double seconds = node.get("durationUs").asLong() / 1e6;
         long non2xx = node.get("non2xx").asLong();
