@@ -3,7 +3,8 @@
 # when they are missing, then runs faults/run.py (every scenario, or those named: faults/run.sh consumer-crash
 # redis-down). Redis, the Kafka broker and the services are started by scripts/redis.sh, scripts/kafka.sh and
 # scripts/service.sh, with their state in .local/faults/.
-# Needs python3 (standard library only), redis-server, and the Kafka broker jars scripts/kafka.sh resolves.
+# Needs python3 with redis-py (Debian's python3-redis), redis-server, and the Kafka broker jars scripts/kafka.sh
+# resolves.
 # Environment: FAULTS_SCALE (default 1), FAULTS_FORGERY_HTTP, FAULTS_PORT_BASE, FAULTS_REDIS_PORT,
 #              FAULTS_KAFKA_PORT, FAULTS_KAFKA_CONTROLLER_PORT; see faults/run.py.
 set -euo pipefail
@@ -14,7 +15,15 @@ cd "$ROOT"
 
 use_java25
 export MAVEN_OPTS="${MAVEN_OPTS:---sun-misc-unsafe-memory-access=allow}"
-command -v python3 >/dev/null 2>&1 || die "python3 is needed"
+# Debian's python3-redis is seen by the system's python3 only, not by one a version manager put first on PATH.
+PYTHON=""
+for candidate in python3 /usr/bin/python3; do
+    if command -v "$candidate" >/dev/null 2>&1 && "$candidate" -c 'import redis' 2>/dev/null; then
+        PYTHON="$candidate"
+        break
+    fi
+done
+[ -n "$PYTHON" ] || die "the fault runner needs python3 with the Redis client redis-py (apt-get install -y python3-redis)"
 command -v redis-server >/dev/null 2>&1 || die "redis-server is needed (apt-get install -y redis-server)"
 
 missing=0
@@ -27,4 +36,4 @@ if [ "$missing" = 1 ]; then
     "$(maven_cmd)" -q -B -DskipTests package -pl ingest-service,admission-worker,booking-service,fault-checks -am
 fi
 
-exec python3 "$ROOT/faults/run.py" "$@"
+exec "$PYTHON" "$ROOT/faults/run.py" "$@"

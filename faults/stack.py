@@ -3,9 +3,9 @@
 Everything here runs on ports and folders of its own (.local/faults/), so the runner neither disturbs the
 stack of ./run.sh (Redis 6379, Kafka 9092, services 8080-8082) nor is disturbed by it. The processes are started by
 the project's own launchers (scripts/redis.sh, scripts/kafka.sh, scripts/service.sh) with the state directory, ports
-and settings of this stack; what is left here is what the faults do to them (kill -9, SIGSTOP) and a small Redis
-client the checks read by. Key names come from the build (the fault-checks jar's 'keys' command), never spelled here.
-Standard library only.
+and settings of this stack; what is left here is what the faults do to them (kill -9, SIGSTOP) and the Redis client
+the checks read by. Key names come from the build (the fault-checks jar's 'keys' command), never spelled here.
+Standard library and redis-py (Debian's python3-redis).
 """
 import functools
 import http.client
@@ -19,6 +19,8 @@ import subprocess
 import threading
 import time
 import uuid
+
+import redis as redis_py
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WORK = os.path.join(ROOT, ".local", "faults")
@@ -112,84 +114,29 @@ def wait_for(pred, timeout, step=0.1):
         time.sleep(step)
 
 
-# --- Redis: a minimal RESP client and a private server ---------------------------------------------------
+# --- Redis: a client for the checks and a private server ------------------------------------------------------
 
-class RedisError(Exception):
-    pass
+RedisError = redis_py.RedisError  # every failure of the client: refused, timed out, closed, an error reply
 
 
 class Redis:
-    """One connection, one command at a time (callers that share it hold self.lock)."""
+    """The replies as the server sends them: strings, integers, lists and None, without the conversions redis-py
+    applies per command, so that HGETALL answers a flat list and ZSCORE a string. Threads may share one: each call
+    takes a connection of its own from the client's pool, and a broken one is replaced on the next call."""
 
     def __init__(self, port, host="127.0.0.1", timeout=10):
-        self.addr, self.timeout, self.sock, self.buf = (host, port), timeout, None, b""
-        self.lock = threading.Lock()
-
-    def _connect(self):
-        self.sock = socket.create_connection(self.addr, timeout=self.timeout)
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self.buf = b""
-
-    def close(self):
-        if self.sock:
-            try:
-                self.sock.close()
-            except OSError:
-                pass
-        self.sock = None
-
-    def _line(self):
-        while b"\r\n" not in self.buf:
-            chunk = self.sock.recv(1 << 20)
-            if not chunk:
-                raise ConnectionError("redis closed the connection")
-            self.buf += chunk
-        line, self.buf = self.buf.split(b"\r\n", 1)
-        return line
-
-    def _exact(self, n):
-        while len(self.buf) < n + 2:
-            chunk = self.sock.recv(max(1 << 20, n + 2 - len(self.buf)))
-            if not chunk:
-                raise ConnectionError("redis closed the connection")
-            self.buf += chunk
-        data, self.buf = self.buf[:n], self.buf[n + 2:]
-        return data
-
-    def _reply(self):
-        line = self._line()
-        kind, rest = line[:1], line[1:]
-        if kind == b"+":
-            return rest.decode()
-        if kind == b"-":
-            raise RedisError(rest.decode())
-        if kind == b":":
-            return int(rest)
-        if kind == b"$":
-            n = int(rest)
-            return None if n < 0 else self._exact(n).decode("utf-8", "replace")
-        if kind == b"*":
-            n = int(rest)
-            return None if n < 0 else [self._reply() for _ in range(n)]
-        raise RedisError(f"unexpected reply {line[:80]!r}")
+        self.client = redis_py.Redis(host=host, port=port, socket_timeout=timeout, socket_connect_timeout=timeout,
+                                     decode_responses=True, encoding_errors="replace")
+        self.client.response_callbacks.clear()
 
     def __call__(self, *args):
-        with self.lock:
-            if self.sock is None:
-                self._connect()
-            parts = [f"*{len(args)}\r\n".encode()]
-            for a in args:
-                b = a if isinstance(a, bytes) else str(a).encode()
-                parts.append(b"$%d\r\n%s\r\n" % (len(b), b))
-            try:
-                self.sock.sendall(b"".join(parts))
-                return self._reply()
-            except (OSError, ConnectionError):
-                self.close()
-                raise
+        return self.client.execute_command(*args)
 
     def eval(self, script, keys=(), args=()):
         return self("EVAL", script, len(keys), *keys, *args)
+
+    def close(self):
+        self.client.connection_pool.disconnect()
 
 
 class PrivateRedis:

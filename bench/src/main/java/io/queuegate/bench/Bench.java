@@ -32,6 +32,8 @@ import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
+import tools.jackson.databind.json.JsonMapper;
+
 /**
  * What every scenario shares: the options, the running stack, Redis, the CPU meter, the progress line, the token
  * codec with the services' secret, and the products this run created (each deleted at the end, and remembered in a
@@ -261,7 +263,7 @@ final class Bench implements AutoCloseable {
             if (response.status() != 202) {
                 throw new IOException("enter answered " + response.status() + " " + response.body());
             }
-            String token = Json.field(response.body(), "token");
+            String token = JsonMapper.shared().readTree(response.body()).path("token").asString(null);
             if (!this.codec.issue(product, "secret-check").value().equals(token)) {
                 throw new IllegalStateException("the services sign tokens with another secret than the benchmark; "
                         + "run the benchmark with the same QUEUE_TOKEN_SECRET as the services");

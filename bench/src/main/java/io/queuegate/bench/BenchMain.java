@@ -11,6 +11,10 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 import io.queuegate.core.queue.QueueKeys;
+
+import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -25,7 +29,21 @@ public final class BenchMain {
 
     public static void main(String[] args) throws Exception {
         Path root = Path.of(System.getProperty("bench.root", ".")).toAbsolutePath().normalize();
-        Options options = Options.parse(args, root);
+        CommandLine cli = Arguments.commandLine();
+        Options options;
+        try {
+            ParseResult parsed = cli.parseArgs(args);
+            if (cli.isUsageHelpRequested()) {
+                cli.usage(System.out);
+                return;
+            }
+            options = cli.<Arguments>getCommand().options(parsed, root);
+        }
+        catch (ParameterException ex) {
+            System.err.println("[bench] " + ex.getMessage() + " (./bench.sh --help lists the options)");
+            System.exit(CommandLine.ExitCode.USAGE);
+            return;
+        }
         if (!options.fromJson().isEmpty()) {
             // rewrites the chart and the report from a run's JSON, for changes to the report itself
             Path json = Path.of(options.fromJson());

@@ -12,6 +12,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.loopback.HttpPool;
 
+import org.HdrHistogram.Histogram;
+
 /**
  * Figure 5: bookings per second while every buyer contends for one product's stock. The product gets admitted tokens
  * straight in {@code entry:{p}} (more than its stock), then all of them try to book at once through the booking
@@ -90,7 +92,7 @@ final class BookingScenario {
         AtomicLong lastBooked = new AtomicLong();
         AtomicLongArray statuses = new AtomicLongArray(600);
         AtomicLong errors = new AtomicLong();
-        Histogram latency = new Histogram();
+        Histogram latency = Latency.histogram();
         long start;
         try (HttpPool pool = new HttpPool(bench.options.host(), Bench.BOOKING, connections).warm(connections)) {
             start = System.nanoTime();
@@ -106,7 +108,7 @@ final class BookingScenario {
                             long now = System.nanoTime();
                             statuses.incrementAndGet(Math.min(599, response.status()));
                             if (response.status() == 201) {
-                                latency.recordNanos(now - sent);
+                                latency.recordValue(now - sent);
                                 lastBooked.accumulateAndGet(now, Math::max);
                             }
                         }
@@ -131,7 +133,7 @@ final class BookingScenario {
         out.put("errors", errors.get());
         out.put("secondsUntilSoldOut", Figures.round3(seconds));
         out.put("bookingsPerSecond", Math.round(booked / seconds));
-        out.put("latency", latency.summaryMillis());
+        out.put("latency", Latency.of(latency));
         return out;
     }
 }

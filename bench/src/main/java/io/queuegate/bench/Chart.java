@@ -4,9 +4,13 @@ import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.Graphics2D;
+import java.awt.Paint;
+import java.awt.Rectangle;
 import java.awt.RenderingHints;
 import java.awt.image.BufferedImage;
 import java.nio.file.Path;
+import java.text.DecimalFormat;
+import java.text.DecimalFormatSymbols;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -17,9 +21,35 @@ import java.util.function.ToLongFunction;
 
 import javax.imageio.ImageIO;
 
+import org.jfree.chart.ChartFactory;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.annotations.CategoryTextAnnotation;
+import org.jfree.chart.axis.AxisLocation;
+import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.NumberTickUnit;
+import org.jfree.chart.block.BlockBorder;
+import org.jfree.chart.labels.ItemLabelAnchor;
+import org.jfree.chart.labels.ItemLabelPosition;
+import org.jfree.chart.labels.StandardCategoryItemLabelGenerator;
+import org.jfree.chart.plot.CategoryPlot;
+import org.jfree.chart.plot.DatasetRenderingOrder;
+import org.jfree.chart.plot.PlotOrientation;
+import org.jfree.chart.plot.ValueMarker;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.category.BarRenderer;
+import org.jfree.chart.renderer.category.LevelRenderer;
+import org.jfree.chart.renderer.category.StandardBarPainter;
+import org.jfree.chart.renderer.xy.XYItemRenderer;
+import org.jfree.chart.ui.HorizontalAlignment;
+import org.jfree.chart.ui.Layer;
+import org.jfree.chart.ui.TextAnchor;
+import org.jfree.data.category.DefaultCategoryDataset;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
+
 /**
  * The run on one PNG: each figure as a ratio to its same-run yardstick with the target marked, where the CPU went in
- * each phase, and the end-to-end sale second by second. Plain Java2D, headless.
+ * each phase, and the end-to-end sale second by second. Three JFreeChart charts drawn headless onto one image.
  */
 final class Chart {
 
@@ -42,6 +72,14 @@ final class Chart {
         PROCESS_COLORS.put("idle", new Color(0xdddddd));
     }
 
+    private static final Color WITHIN_TARGET = new Color(0x7fb3d5);
+
+    private static final Color MISSES_TARGET = new Color(0xe6a0a0);
+
+    private static final Font TITLE = new Font(Font.SANS_SERIF, Font.BOLD, 15);
+
+    private static final Font TEXT = new Font(Font.SANS_SERIF, Font.PLAIN, 13);
+
     private Chart() {
     }
 
@@ -58,89 +96,106 @@ final class Chart {
         g.drawString(String.format("Queuegate burst benchmark — %s × %s, %s",
                 r.machine() == null ? null : r.machine().cpus(), r.machine() == null ? null : r.machine().cpuModel(),
                 r.startedAt()), 30, 32);
-        ratios(g, r, 30, 70, 650, 420);
-        cpu(g, r, 720, 70, 650, 420);
-        timeline(g, r, 30, 560, 1340, 440);
+        ratios(r).draw(g, new Rectangle(20, 50, 680, 470));
+        cpu(r).draw(g, new Rectangle(710, 50, 680, 470));
+        timeline(r).draw(g, new Rectangle(20, 540, 1360, 490));
         g.dispose();
         ImageIO.write(image, "png", file.toFile());
     }
 
-    private static void ratios(Graphics2D g, BenchRun r, int x, int y, int w, int h) {
-        title(g, "Measured ÷ yardstick of the same run (target marked red)", x, y);
+    private static JFreeChart ratios(BenchRun r) {
         RateFigure ingest = r.ingestFigure();
         RateFigure status = r.statusFigure();
-        List<Object[]> bars = new ArrayList<>();
-        bars.add(new Object[] {"1a enters ÷ plain no-op POST", rateRatio(ingest, RateFigure.PLAIN_NOOP),
-            Targets.ENTERS_TO_PLAIN_NOOP});
-        bars.add(new Object[] {"1b enters ÷ seed design", rateRatio(ingest, RateFigure.SEED), Targets.ENTERS_TO_SEED});
-        bars.add(new Object[] {"1c ingest CPU ÷ no-op app's", ingest == null ? null : ingest.ingestCpuToPlainNoop(),
-            Targets.INGEST_CPU_TO_PLAIN_NOOP});
-        bars.add(new Object[] {"2a drain from the log ÷ ZADD",
-            r.drain() == null ? null : r.drain().backlogRatio(), Targets.DRAIN_TO_ZADD});
-        bars.add(new Object[] {"2b produced and drained ÷ ZADD", r.drain() == null ? null : r.drain().ratio(), null});
-        bars.add(new Object[] {"3a polls ÷ plain no-op GET", rateRatio(status, RateFigure.PLAIN_NOOP),
-            Targets.POLLS_TO_PLAIN_NOOP});
-        bars.add(new Object[] {"3b polls ÷ seed design", rateRatio(status, RateFigure.SEED), null});
-        bars.add(new Object[] {"3c ingest CPU ÷ no-op app's", status == null ? null : status.ingestCpuToPlainNoop(),
-            Targets.INGEST_CPU_TO_PLAIN_NOOP});
-        bars.add(new Object[] {"4 admission: bare script ÷ tick", r.admission() == null ? null : r.admission().ratio(),
-            null});
-        bars.add(new Object[] {"5 booking ÷ no-op POST", r.booking() == null ? null : r.booking().ratio(), null});
-        bars.add(new Object[] {"6 sell-out: ideal ÷ actual", r.e2e() == null ? null : r.e2e().sellOutRatio(), null});
-        bars.add(new Object[] {"6 admitted/s ÷ setting", r.e2e() == null ? null : r.e2e().admissionAccuracy(), null});
+        List<Bar> bars = new ArrayList<>();
+        bars.add(new Bar("1a enters ÷ plain no-op POST", rateRatio(ingest, RateFigure.PLAIN_NOOP),
+                Targets.ENTERS_TO_PLAIN_NOOP));
+        bars.add(new Bar("1b enters ÷ seed design", rateRatio(ingest, RateFigure.SEED), Targets.ENTERS_TO_SEED));
+        bars.add(new Bar("1c ingest CPU ÷ no-op app's", ingest == null ? null : ingest.ingestCpuToPlainNoop(),
+                Targets.INGEST_CPU_TO_PLAIN_NOOP));
+        bars.add(new Bar("2a drain from the log ÷ ZADD", r.drain() == null ? null : r.drain().backlogRatio(),
+                Targets.DRAIN_TO_ZADD));
+        bars.add(new Bar("2b produced and drained ÷ ZADD", r.drain() == null ? null : r.drain().ratio(), null));
+        bars.add(new Bar("3a polls ÷ plain no-op GET", rateRatio(status, RateFigure.PLAIN_NOOP),
+                Targets.POLLS_TO_PLAIN_NOOP));
+        bars.add(new Bar("3b polls ÷ seed design", rateRatio(status, RateFigure.SEED), null));
+        bars.add(new Bar("3c ingest CPU ÷ no-op app's", status == null ? null : status.ingestCpuToPlainNoop(),
+                Targets.INGEST_CPU_TO_PLAIN_NOOP));
+        bars.add(new Bar("4 admission: bare script ÷ tick", r.admission() == null ? null : r.admission().ratio(), null));
+        bars.add(new Bar("5 booking ÷ no-op POST", r.booking() == null ? null : r.booking().ratio(), null));
+        bars.add(new Bar("6 sell-out: ideal ÷ actual", r.e2e() == null ? null : r.e2e().sellOutRatio(), null));
+        bars.add(new Bar("6 admitted/s ÷ setting", r.e2e() == null ? null : r.e2e().admissionAccuracy(), null));
         Object memory = r.memory() == null ? null : r.memory().ratio();
-        bars.add(new Object[] {"7 bare ZSet ÷ bytes per user", memory instanceof Number m ? 1 / m.doubleValue() : null, null});
+        bars.add(new Bar("7 bare ZSet ÷ bytes per user", memory instanceof Number m ? 1 / m.doubleValue() : null, null));
+
+        DefaultCategoryDataset measured = new DefaultCategoryDataset();
+        DefaultCategoryDataset targets = new DefaultCategoryDataset();
+        // ratios far above 1 would squeeze the rest: the axis stops at 3
         double max = 1.2;
-        for (Object[] bar : bars) {
-            if (bar[1] instanceof Number n) {
-                max = Math.max(max, Math.min(3, n.doubleValue() * 1.1));
+        for (Bar bar : bars) {
+            measured.addValue(bar.value(), "measured", bar.label());
+            targets.addValue(bar.target() == null ? null : bar.target().bound(), "target", bar.label());
+            if (bar.value() != null) {
+                max = Math.max(max, Math.min(3, bar.value() * 1.1));
             }
-            if (bar[2] instanceof Target target) {
-                max = Math.max(max, Math.min(3, target.bound() * 1.1));
-            }
-        }
-        int labelWidth = 230;
-        int plotX = x + labelWidth;
-        int plotW = w - labelWidth - 20;
-        int rowH = (h - 60) / bars.size();
-        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
-        for (int i = 0; i < bars.size(); i++) {
-            Object[] bar = bars.get(i);
-            int rowY = y + 25 + i * rowH;
-            g.setColor(Color.BLACK);
-            g.drawString((String) bar[0], x, rowY + rowH / 2 + 5);
-            if (bar[1] instanceof Number n) {
-                double value = n.doubleValue();
-                int len = (int) (Math.min(value, max) / max * plotW);
-                boolean fails = bar[2] instanceof Target t && Boolean.FALSE.equals(t.holds(value));
-                g.setColor(fails ? new Color(0xe6a0a0) : new Color(0x7fb3d5));
-                g.fillRect(plotX, rowY + 6, len, rowH - 12);
-                g.setColor(Color.BLACK);
-                g.drawString(String.format(Locale.ROOT, "%.2f", value), plotX + len + 5, rowY + rowH / 2 + 5);
-            }
-            else {
-                g.setColor(Color.GRAY);
-                g.drawString("not measured", plotX + 5, rowY + rowH / 2 + 5);
-            }
-            if (bar[2] instanceof Target target) {
-                int tx = plotX + (int) (Math.min(target.bound(), max) / max * plotW);
-                g.setColor(Color.RED);
-                g.setStroke(new BasicStroke(3));
-                g.drawLine(tx, rowY + 2, tx, rowY + rowH - 2);
-                g.setStroke(new BasicStroke(1));
+            if (bar.target() != null) {
+                max = Math.max(max, Math.min(3, bar.target().bound() * 1.1));
             }
         }
-        int axisY = y + 25 + bars.size() * rowH;
-        g.setColor(Color.DARK_GRAY);
-        g.drawLine(plotX, y + 25, plotX, axisY);
-        g.drawLine(plotX, axisY, plotX + plotW, axisY);
-        int oneX = plotX + (int) (1 / max * plotW);
-        g.setStroke(new BasicStroke(1, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 1, new float[] {4, 4}, 0));
-        g.drawLine(oneX, y + 25, oneX, axisY);
-        g.setStroke(new BasicStroke(1));
-        g.drawString("0", plotX - 3, axisY + 16);
-        g.drawString("1", oneX - 3, axisY + 16);
-        g.drawString(String.format(Locale.ROOT, "%.1f", max), plotX + plotW - 10, axisY + 16);
+        JFreeChart chart = ChartFactory.createBarChart("Measured ÷ yardstick of the same run (target marked red)", null,
+                null, measured, PlotOrientation.HORIZONTAL, false, false, false);
+        CategoryPlot plot = styled(chart).getCategoryPlot();
+        plot.getDomainAxis().setMaximumCategoryLabelWidthRatio(0.45f);
+        // room after the longest bar for its value
+        ((NumberAxis) plot.getRangeAxis()).setRange(0, max * 1.08);
+
+        BarRenderer renderer = new BarRenderer() {
+            @Override
+            public Paint getItemPaint(int row, int column) {
+                return bars.get(column).missesTarget() ? MISSES_TARGET : WITHIN_TARGET;
+            }
+        };
+        flat(renderer);
+        renderer.setDefaultItemLabelGenerator(new StandardCategoryItemLabelGenerator("{2}",
+                new DecimalFormat("0.00", DecimalFormatSymbols.getInstance(Locale.ROOT))));
+        renderer.setDefaultItemLabelFont(TEXT);
+        renderer.setDefaultItemLabelsVisible(true);
+        renderer.setDefaultPositiveItemLabelPosition(new ItemLabelPosition(ItemLabelAnchor.OUTSIDE3,
+                TextAnchor.CENTER_LEFT));
+        plot.setRenderer(renderer);
+
+        LevelRenderer targetMarks = new LevelRenderer();
+        targetMarks.setSeriesPaint(0, Color.RED);
+        targetMarks.setSeriesStroke(0, new BasicStroke(3));
+        targetMarks.setItemMargin(0);
+        targetMarks.setMaximumItemWidth(0.9);
+        plot.setDataset(1, targets);
+        plot.setRenderer(1, targetMarks);
+        plot.setDatasetRenderingOrder(DatasetRenderingOrder.FORWARD);
+
+        plot.addRangeMarker(new ValueMarker(1, Color.DARK_GRAY, new BasicStroke(1, BasicStroke.CAP_BUTT,
+                BasicStroke.JOIN_MITER, 1, new float[] {4, 4}, 0)), Layer.FOREGROUND);
+        for (Bar bar : bars) {
+            if (bar.value() == null) {
+                CategoryTextAnnotation note = new CategoryTextAnnotation("not measured", bar.label(), 0.02 * max);
+                note.setFont(TEXT);
+                note.setPaint(Color.GRAY);
+                note.setTextAnchor(TextAnchor.CENTER_LEFT);
+                plot.addAnnotation(note);
+            }
+        }
+        return chart;
+    }
+
+    /** One bar of the ratio chart: null value when the figure was not measured, null target when it has none. */
+    private record Bar(String label, Object measured, Target target) {
+
+        Double value() {
+            return this.measured instanceof Number n ? n.doubleValue() : null;
+        }
+
+        boolean missesTarget() {
+            return this.target != null && Boolean.FALSE.equals(this.target.holds(value()));
+        }
     }
 
     static List<Object[]> cpuPhases(BenchRun r) {
@@ -172,135 +227,101 @@ final class Chart {
         }
     }
 
-    private static void cpu(Graphics2D g, BenchRun r, int x, int y, int w, int h) {
-        title(g, "Cores in use per phase, by process", x, y);
-        List<Object[]> phases = cpuPhases(r);
-        double cores = Math.max(1, r.machine().cpus());
-        int labelWidth = 190;
-        int plotX = x + labelWidth;
-        int plotW = w - labelWidth - 20;
-        int rowH = phases.isEmpty() ? 30 : Math.min(40, (h - 90) / phases.size());
-        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
-        for (int i = 0; i < phases.size(); i++) {
-            Object[] phase = phases.get(i);
-            Map<?, ?> used = (Map<?, ?>) phase[1];
-            int rowY = y + 25 + i * rowH;
-            g.setColor(Color.BLACK);
-            g.drawString((String) phase[0], x, rowY + rowH / 2 + 5);
-            double at = 0;
-            for (Map.Entry<String, Color> process : PROCESS_COLORS.entrySet()) {
-                if (used.get(process.getKey()) instanceof Number n) {
-                    int from = plotX + (int) (Math.min(at, cores) / cores * plotW);
-                    at += n.doubleValue();
-                    int to = plotX + (int) (Math.min(at, cores) / cores * plotW);
-                    g.setColor(process.getValue());
-                    g.fillRect(from, rowY + 5, Math.max(0, to - from), rowH - 10);
-                }
+    private static JFreeChart cpu(BenchRun r) {
+        DefaultCategoryDataset used = new DefaultCategoryDataset();
+        for (Object[] phase : cpuPhases(r)) {
+            Map<?, ?> cores = (Map<?, ?>) phase[1];
+            for (String process : PROCESS_COLORS.keySet()) {
+                // every process is a series of every phase, so that the legend lists them all in one order
+                used.addValue(cores.get(process) instanceof Number n ? n : null, process, (String) phase[0]);
             }
         }
-        int axisY = y + 25 + phases.size() * rowH;
-        g.setColor(Color.DARK_GRAY);
-        g.drawLine(plotX, axisY, plotX + plotW, axisY);
-        for (int c = 0; c <= (int) cores; c++) {
-            int cx = plotX + (int) (c / cores * plotW);
-            g.drawLine(cx, axisY, cx, axisY + 4);
-            g.drawString(c + " core" + (c == 1 ? "" : "s"), cx - 15, axisY + 18);
+        JFreeChart chart = ChartFactory.createStackedBarChart("Cores in use per phase, by process", null, "cores",
+                used, PlotOrientation.HORIZONTAL, true, false, false);
+        CategoryPlot plot = styled(chart).getCategoryPlot();
+        plot.getDomainAxis().setMaximumCategoryLabelWidthRatio(0.4f);
+        plot.setNoDataMessage("not measured");
+        NumberAxis axis = (NumberAxis) plot.getRangeAxis();
+        axis.setRange(0, Math.max(1, r.machine() == null || r.machine().cpus() == null ? 1 : r.machine().cpus()));
+        axis.setTickUnit(new NumberTickUnit(1));
+        BarRenderer renderer = (BarRenderer) plot.getRenderer();
+        flat(renderer);
+        int series = 0;
+        for (Color color : PROCESS_COLORS.values()) {
+            renderer.setSeriesPaint(series++, color);
         }
-        int lx = x;
-        int ly = axisY + 40;
-        for (Map.Entry<String, Color> process : PROCESS_COLORS.entrySet()) {
-            int width = 16 + g.getFontMetrics().stringWidth(process.getKey()) + 10;
-            if (lx + width > x + w) {
-                lx = x;
-                ly += 18;
-            }
-            g.setColor(process.getValue());
-            g.fillRect(lx, ly - 11, 12, 12);
-            g.setColor(Color.BLACK);
-            g.drawString(process.getKey(), lx + 16, ly);
-            lx += width;
-        }
+        return chart;
     }
 
-    private static void timeline(Graphics2D g, BenchRun r, int x, int y, int w, int h) {
+    private static JFreeChart timeline(BenchRun r) {
         EndToEndFigure e2e = r.e2e() != null ? r.e2e() : Figures.typed(Map.of(), EndToEndFigure.class);
-        title(g, String.format("End to end, per second: %s users entering over %s s, admitPerSecond %s, stock %s",
-                e2e.users(), e2e.windowSeconds(), e2e.admitPerSecondSetting(), e2e.stock()), x, y);
-        List<EndToEndFigure.Second> rows = e2e.timeline();
-        if (rows == null || rows.isEmpty()) {
-            g.drawString("not measured", x + 20, y + 60);
-            return;
-        }
-        String[] series = {"enters", "polls", "admitted", "bookings"};
-        List<ToLongFunction<EndToEndFigure.Second>> values = List.of(EndToEndFigure.Second::enters,
-                EndToEndFigure.Second::polls, EndToEndFigure.Second::admitted, EndToEndFigure.Second::bookings);
+        Map<String, ToLongFunction<EndToEndFigure.Second>> values = new LinkedHashMap<>();
+        values.put("enters/s", EndToEndFigure.Second::enters);
+        values.put("polls/s", EndToEndFigure.Second::polls);
+        values.put("admitted/s", EndToEndFigure.Second::admitted);
+        values.put("bookings/s", EndToEndFigure.Second::bookings);
         Color[] colors = {new Color(0x1f77b4), new Color(0x7f7f7f), new Color(0xff7f0e), new Color(0x2ca02c)};
-        double max = 1;
-        for (EndToEndFigure.Second row : rows) {
-            for (ToLongFunction<EndToEndFigure.Second> value : values) {
-                max = Math.max(max, value.applyAsLong(row));
-            }
-        }
-        max = niceCeiling(max);
-        int plotX = x + 70;
-        int plotY = y + 30;
-        int plotW = w - 90;
-        int plotH = h - 80;
-        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
-        g.setColor(Color.DARK_GRAY);
-        g.drawRect(plotX, plotY, plotW, plotH);
-        for (int i = 0; i <= 4; i++) {
-            int gy = plotY + plotH - i * plotH / 4;
-            g.setColor(new Color(0xeeeeee));
-            g.drawLine(plotX + 1, gy, plotX + plotW - 1, gy);
-            g.setColor(Color.DARK_GRAY);
-            g.drawString(String.format("%,d", Math.round(max * i / 4)), x, gy + 5);
-        }
-        int n = rows.size();
-        for (int i = 0; i < n; i += Math.max(1, n / 15)) {
-            int gx = plotX + (int) ((i + 0.5) / n * plotW);
-            g.drawString(i + " s", gx - 8, plotY + plotH + 18);
-        }
-        g.setStroke(new BasicStroke(2.5f));
-        for (int s = 0; s < series.length; s++) {
-            g.setColor(colors[s]);
-            int prevX = -1;
-            int prevY = -1;
-            for (int i = 0; i < n; i++) {
-                double value = values.get(s).applyAsLong(rows.get(i));
-                int px = plotX + (int) ((i + 0.5) / n * plotW);
-                int py = plotY + plotH - (int) (value / max * plotH);
-                if (prevX >= 0) {
-                    g.drawLine(prevX, prevY, px, py);
+        XYSeriesCollection perSecond = new XYSeriesCollection();
+        List<EndToEndFigure.Second> rows = e2e.timeline() == null ? List.of() : e2e.timeline();
+        if (!rows.isEmpty()) {
+            values.forEach((name, value) -> {
+                XYSeries series = new XYSeries(name);
+                for (int second = 0; second < rows.size(); second++) {
+                    series.add(second, value.applyAsLong(rows.get(second)));
                 }
-                prevX = px;
-                prevY = py;
-            }
+                perSecond.addSeries(series);
+            });
         }
-        g.setStroke(new BasicStroke(1));
-        int lx = plotX + 10;
-        for (int s = 0; s < series.length; s++) {
-            g.setColor(colors[s]);
-            g.fillRect(lx, plotY + 10, 14, 4);
-            g.setColor(Color.BLACK);
-            g.drawString(series[s] + "/s", lx + 18, plotY + 16);
-            lx += 110;
+        JFreeChart chart = ChartFactory.createXYLineChart(String.format(
+                "End to end, per second: %s users entering over %s s, admitPerSecond %s, stock %s", e2e.users(),
+                e2e.windowSeconds(), e2e.admitPerSecondSetting(), e2e.stock()), null, null, perSecond,
+                PlotOrientation.VERTICAL, true, false, false);
+        XYPlot plot = styled(chart).getXYPlot();
+        plot.setNoDataMessage("not measured");
+        NumberAxis seconds = (NumberAxis) plot.getDomainAxis();
+        seconds.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
+        seconds.setNumberFormatOverride(new DecimalFormat("0' s'"));
+        NumberAxis perSecondAxis = (NumberAxis) plot.getRangeAxis();
+        perSecondAxis.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
+        perSecondAxis.setNumberFormatOverride(new DecimalFormat("#,##0", DecimalFormatSymbols.getInstance(Locale.ROOT)));
+        XYItemRenderer renderer = plot.getRenderer();
+        for (int s = 0; s < colors.length; s++) {
+            renderer.setSeriesPaint(s, colors[s]);
+            renderer.setSeriesStroke(s, new BasicStroke(2.5f));
         }
+        return chart;
     }
 
-    private static double niceCeiling(double value) {
-        double magnitude = Math.pow(10, Math.floor(Math.log10(value)));
-        for (double step : new double[] {1, 2, 2.5, 5, 10}) {
-            if (step * magnitude >= value) {
-                return step * magnitude;
-            }
+    /** The house look: left-aligned bold title, white plot, light grid, the report's fonts. */
+    private static JFreeChart styled(JFreeChart chart) {
+        chart.setBackgroundPaint(Color.WHITE);
+        chart.getTitle().setFont(TITLE);
+        chart.getTitle().setHorizontalAlignment(HorizontalAlignment.LEFT);
+        if (chart.getLegend() != null) {
+            chart.getLegend().setItemFont(TEXT);
+            chart.getLegend().setFrame(BlockBorder.NONE);
         }
-        return 10 * magnitude;
+        chart.getPlot().setBackgroundPaint(Color.WHITE);
+        chart.getPlot().setOutlineVisible(false);
+        chart.getPlot().setNoDataMessageFont(TEXT);
+        if (chart.getPlot() instanceof CategoryPlot plot) {
+            plot.setRangeAxisLocation(AxisLocation.BOTTOM_OR_LEFT);
+            plot.setRangeGridlinePaint(new Color(0xdddddd));
+            plot.getDomainAxis().setTickLabelFont(TEXT);
+            plot.getRangeAxis().setTickLabelFont(TEXT);
+        }
+        if (chart.getPlot() instanceof XYPlot plot) {
+            plot.setRangeGridlinePaint(new Color(0xdddddd));
+            plot.setDomainGridlinesVisible(false);
+            plot.getDomainAxis().setTickLabelFont(TEXT);
+            plot.getRangeAxis().setTickLabelFont(TEXT);
+        }
+        return chart;
     }
 
-    private static void title(Graphics2D g, String text, int x, int y) {
-        g.setColor(Color.BLACK);
-        g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 15));
-        g.drawString(text, x, y);
+    /** Plain filled bars: no gradient, no shadow. */
+    private static void flat(BarRenderer renderer) {
+        renderer.setBarPainter(new StandardBarPainter());
+        renderer.setShadowVisible(false);
     }
 }

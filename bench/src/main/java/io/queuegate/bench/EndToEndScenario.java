@@ -17,6 +17,13 @@ import io.lettuce.core.RedisFuture;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.loopback.HttpPool;
 
+import org.HdrHistogram.Histogram;
+
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.MissingNode;
+
 /**
  * Figure 6: a sale as buyers live it. Each simulated user is a virtual thread: it enters at its moment of an even
  * arrival over the window (open loop: a slow server does not slow the arrivals), polls its status when
@@ -73,17 +80,17 @@ final class EndToEndScenario {
 
         private final AtomicLongArray bookings;
 
-        private final Histogram enterLatency = new Histogram();
+        private final Histogram enterLatency = Latency.histogram();
 
-        private final Histogram pollLatency = new Histogram();
+        private final Histogram pollLatency = Latency.histogram();
 
-        private final Histogram bookLatency = new Histogram();
+        private final Histogram bookLatency = Latency.histogram();
 
-        private final Histogram observed = new Histogram();
+        private final Histogram observed = Latency.histogram();
 
-        private final Histogram pipeline = new Histogram();
+        private final Histogram pipeline = Latency.histogram();
 
-        private final Histogram acceptedToLine = new Histogram();
+        private final Histogram acceptedToLine = Latency.histogram();
 
         private final AtomicLong retried503 = new AtomicLong();
 
@@ -193,17 +200,19 @@ final class EndToEndScenario {
                     long sent = System.nanoTime();
                     HttpPool.Response response = this.ingest.get("/api/v1/queues/" + this.product + "/entries/" + token);
                     long now = System.nanoTime();
-                    this.pollLatency.recordNanos(now - sent);
+                    this.pollLatency.recordValue(now - sent);
                     this.polls.incrementAndGet(slot(now));
-                    String status = Json.field(response.body(), "status");
-                    if (response.status() != 200 || status == null) {
+                    JsonNode answer = response.status() == 200 ? JsonMapper.shared().readTree(response.body())
+                            : MissingNode.getInstance();
+                    String status = answer.path("status").asString(null);
+                    if (status == null) {
                         this.httpErrors.incrementAndGet();
                         wait = 1_000;
                         continue;
                     }
                     if (!seen && !status.equals("PENDING")) {
                         seen = true;
-                        this.observed.recordNanos(now - entered.sentNanos());
+                        this.observed.recordValue(now - entered.sentNanos());
                     }
                     switch (status) {
                         case "AVAILABLE" -> {
@@ -214,14 +223,14 @@ final class EndToEndScenario {
                             this.expired.incrementAndGet();
                             return;
                         }
-                        default -> wait = Json.longField(response.body(), "pollAfterMs", 1_000);
+                        default -> wait = answer.path("pollAfterMs").asLong(1_000);
                     }
                 }
             }
             catch (InterruptedException ex) {
                 // the sale is over
             }
-            catch (IOException ex) {
+            catch (IOException | JacksonException ex) {
                 if (!this.stop) {
                     this.httpErrors.incrementAndGet();
                 }
@@ -237,11 +246,11 @@ final class EndToEndScenario {
                 long sent = System.nanoTime();
                 HttpPool.Response response = this.ingest.post("/api/v1/queues/" + this.product + "/entries", body);
                 long now = System.nanoTime();
-                this.enterLatency.recordNanos(now - sent);
+                this.enterLatency.recordValue(now - sent);
                 if (response.status() == 202) {
                     this.enters.incrementAndGet(slot(now));
                     this.lastEnter.accumulateAndGet(now, Math::max);
-                    String token = Json.field(response.body(), "token");
+                    String token = JsonMapper.shared().readTree(response.body()).path("token").asString(null);
                     if (index % 100 == 0) {
                         this.probes.add(new Probe(userId, firstSent, now));
                     }
@@ -267,7 +276,7 @@ final class EndToEndScenario {
                 case 201 -> {
                     this.booked.incrementAndGet();
                     this.bookings.incrementAndGet(slot(now));
-                    this.bookLatency.recordNanos(now - sent);
+                    this.bookLatency.recordValue(now - sent);
                 }
                 case 409 -> this.soldOut.incrementAndGet();
                 case 403 -> this.rejected.incrementAndGet();
@@ -303,8 +312,8 @@ final class EndToEndScenario {
                     Object entry = answer.next().resultNow();
                     Object gone = answer.next().resultNow();
                     if (waiting != null || entry != null || Boolean.TRUE.equals(gone)) {
-                        this.pipeline.recordNanos(now - probe.sentNanos());
-                        this.acceptedToLine.recordNanos(now - probe.acceptedNanos());
+                        this.pipeline.recordValue(now - probe.sentNanos());
+                        this.acceptedToLine.recordValue(now - probe.acceptedNanos());
                         this.probes.remove(probe);
                     }
                 }
@@ -332,16 +341,16 @@ final class EndToEndScenario {
             out.put("enterSeconds", Figures.round3(Math.max(0, this.lastEnter.get() - this.start) / 1e9));
             out.put("enter503Retries", this.retried503.get());
             out.put("failedEnters", this.failedEnters.get());
-            out.put("enterLatency", this.enterLatency.summaryMillis());
-            out.put("enterToWaitingPipeline", this.pipeline.summaryMillis());
-            out.put("acceptedToWaiting", this.acceptedToLine.summaryMillis());
-            out.put("enterToWaitingObservedByPoll", this.observed.summaryMillis());
+            out.put("enterLatency", Latency.of(this.enterLatency));
+            out.put("enterToWaitingPipeline", Latency.of(this.pipeline));
+            out.put("acceptedToWaiting", Latency.of(this.acceptedToLine));
+            out.put("enterToWaitingObservedByPoll", Latency.of(this.observed));
             out.put("booked", this.booked.get());
             out.put("soldOut409", this.soldOut.get());
             out.put("rejected403", this.rejected.get());
             out.put("expired", this.expired.get());
             out.put("httpErrors", this.httpErrors.get());
-            out.put("bookingLatency", this.bookLatency.summaryMillis());
+            out.put("bookingLatency", Latency.of(this.bookLatency));
             double ideal = this.stock / (double) this.rate;
             out.put("idealSellOutSeconds", ideal);
             if (soldOutAt > 0) {
@@ -396,12 +405,13 @@ final class EndToEndScenario {
             out.put("pollsPerSecondAverage", Math.round(totalPolls / runSeconds));
             out.put("pollsPerSecondPeak", peak);
             out.put("pollsPerUser", Figures.round3(totalPolls / (double) Math.max(1, entered)));
-            out.put("pollLatency", this.pollLatency.summaryMillis());
+            out.put("pollLatency", Latency.of(this.pollLatency));
             out.put("timeline", timeline);
+            Latency pipeline = Latency.of(this.pipeline);
             this.bench.progress.note(String.format("e2e: sold %,d in %s s (ideal %.1f s); admitted %s/s of %d; "
                     + "enter→waiting p50 %s ms p99 %s ms; %,d polls", this.booked.get(), out.get("sellOutSeconds"), ideal,
-                    out.get("admittedPerSecond"), this.rate, this.pipeline.summaryMillis().get("p50Ms"),
-                    this.pipeline.summaryMillis().get("p99Ms"), totalPolls));
+                    out.get("admittedPerSecond"), this.rate, pipeline.p50Ms(), pipeline.p99Ms(),
+                    totalPolls));
             return out;
         }
 

@@ -13,6 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.queuegate.loopback.HttpPool;
 
+import org.HdrHistogram.Histogram;
+
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -34,8 +36,6 @@ final class Load {
             return new Target(label, port, base, false, tokensFile, tokens);
         }
     }
-
-    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final String host;
 
@@ -92,19 +92,19 @@ final class Load {
         }
         String line = output.lines().filter(l -> l.startsWith("WRKJSON ")).findFirst()
             .orElseThrow(() -> new IOException("wrk printed no summary:\n" + output));
-        JsonNode node = JSON.readTree(line.substring("WRKJSON ".length()));
+        JsonNode node = JsonMapper.shared().readTree(line.substring("WRKJSON ".length()));
         long requests = node.get("requests").asLong();
         double seconds = node.get("durationUs").asLong() / 1e6;
         long non2xx = node.get("non2xx").asLong();
         long errors = node.get("connectErrors").asLong() + node.get("readErrors").asLong()
                 + node.get("writeErrors").asLong() + node.get("timeouts").asLong();
-        return summary(target, requests, non2xx, errors, seconds, node.get("p50Us").asLong(), node.get("p90Us").asLong(),
-                node.get("p99Us").asLong(), node.get("p999Us").asLong(), node.get("maxUs").asLong());
+        return summary(target, requests, non2xx, errors, seconds, new Latency(requests, millis(node, "p50Us"),
+                millis(node, "p90Us"), millis(node, "p99Us"), millis(node, "p999Us"), millis(node, "maxUs")));
     }
 
     private Map<String, Object> runJava(Target target, Duration duration, String tag)
             throws IOException, InterruptedException {
-        Histogram latency = new Histogram();
+        Histogram latency = Latency.histogram();
         AtomicLong requests = new AtomicLong();
         AtomicLong non2xx = new AtomicLong();
         AtomicLong errors = new AtomicLong();
@@ -129,7 +129,7 @@ final class Load {
                                 index = (index + 1) % target.tokens().size();
                                 response = pool.get(target.path() + target.tokens().get(index));
                             }
-                            latency.recordNanos(System.nanoTime() - sent);
+                            latency.recordValue(System.nanoTime() - sent);
                             requests.incrementAndGet();
                             if (response.status() >= 400) {
                                 non2xx.incrementAndGet();
@@ -145,13 +145,12 @@ final class Load {
                 worker.join();
             }
             double seconds = (System.nanoTime() - start) / 1e9;
-            return summary(target, requests.get(), non2xx.get(), errors.get(), seconds, latency.percentile(50),
-                    latency.percentile(90), latency.percentile(99), latency.percentile(99.9), latency.percentile(100));
+            return summary(target, requests.get(), non2xx.get(), errors.get(), seconds, Latency.of(latency));
         }
     }
 
     private static Map<String, Object> summary(Target target, long requests, long non2xx, long errors, double seconds,
-            long p50, long p90, long p99, long p999, long max) {
+            Latency latency) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("endpoint", target.label());
         out.put("requests", requests);
@@ -160,11 +159,16 @@ final class Load {
         out.put("errors", errors);
         out.put("seconds", CpuMeter.round(seconds));
         out.put("perSecond", Math.round((requests - non2xx) / seconds));
-        out.put("p50Ms", p50 / 1000.0);
-        out.put("p90Ms", p90 / 1000.0);
-        out.put("p99Ms", p99 / 1000.0);
-        out.put("p999Ms", p999 / 1000.0);
-        out.put("maxMs", max / 1000.0);
+        out.put("p50Ms", latency.p50Ms());
+        out.put("p90Ms", latency.p90Ms());
+        out.put("p99Ms", latency.p99Ms());
+        out.put("p999Ms", latency.p999Ms());
+        out.put("maxMs", latency.maxMs());
         return out;
+    }
+
+    /** One of wrk's percentiles, which it prints in microseconds. */
+    private static double millis(JsonNode wrkSummary, String field) {
+        return wrkSummary.get(field).asLong() / 1000.0;
     }
 }

@@ -18,6 +18,9 @@ import org.slf4j.LoggerFactory;
 import org.springframework.kafka.listener.ConsumerAwareRebalanceListener;
 import org.springframework.kafka.listener.ListenerMetadata;
 import org.springframework.kafka.listener.OffsetAndMetadataProvider;
+import org.springframework.util.backoff.BackOff;
+import org.springframework.util.backoff.BackOffExecution;
+import org.springframework.util.backoff.ExponentialBackOff;
 
 /**
  * Decides, whenever the writer is given partitions, where it reads them from: the committed offset when it was
@@ -89,11 +92,13 @@ final class LineRebuild implements ConsumerAwareRebalanceListener, OffsetAndMeta
     /**
      * The rest of the sale comes back before any line is replayed: a used token's user must be gone before the
      * enter event that placed them is applied again. Retried while Kafka or Redis does not answer, within the
-     * consumer's poll interval.
+     * consumer's poll interval: the deadline is on the clock, since an attempt against a broker that does not answer
+     * takes longer than the pause before the next one, and the back-off counts only its pauses.
      */
     private void restoreSale(LineEpoch.Reading redis) {
         long deadline = System.nanoTime() + RESTORE_DEADLINE.toNanos();
-        for (long pause = 100;; pause = Math.min(pause * 2, 5_000)) {
+        BackOffExecution pauses = restorePauses().start();
+        while (true) {
             try {
                 this.sale.restore(redis.epoch(), redis.wasMissing());
                 return;
@@ -102,6 +107,7 @@ final class LineRebuild implements ConsumerAwareRebalanceListener, OffsetAndMeta
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("could not restore the sale before rebuilding the lines", ex);
                 }
+                long pause = pauses.nextBackOff();
                 log.warn("restoring the sale failed, trying again in {} ms: {}", pause, ex.toString());
                 try {
                     Thread.sleep(pause);
@@ -112,6 +118,13 @@ final class LineRebuild implements ConsumerAwareRebalanceListener, OffsetAndMeta
                 }
             }
         }
+    }
+
+    /** 100 ms, doubling up to 5 s, as the writer's own retries ({@link ListenerConfiguration}). */
+    private static BackOff restorePauses() {
+        ExponentialBackOff backOff = new ExponentialBackOff(100, 2);
+        backOff.setMaxInterval(5_000);
+        return backOff;
     }
 
     @Override
