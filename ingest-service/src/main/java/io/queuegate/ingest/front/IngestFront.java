@@ -7,6 +7,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpVersion;
 import io.queuegate.web.ApiException;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
@@ -110,6 +113,11 @@ public final class IngestFront implements DisposableBean {
      * orchestrator must get answers to whatever strangers do.
      */
     private Mono<Void> answer(HttpServerRoutes routes, HttpServerRequest request, HttpServerResponse response) {
+        if (request.version() == HttpVersion.HTTP_1_0 && request.isKeepAlive()) {
+            // an HTTP/1.0 connection stays open only when the answer says so, which Reactor Netty leaves unsaid (its
+            // keepAlive(true) speaks HTTP/1.1, where keeping is the default) and then closes the connection
+            response.header(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+        }
         ApiException refusal = RequestGate.refusal(request, this.maxBodyBytes);
         if (refusal != null) {
             return RequestGate.swallow(request)

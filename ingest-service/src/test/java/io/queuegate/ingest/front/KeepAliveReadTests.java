@@ -15,6 +15,7 @@ import io.queuegate.core.token.TokenCodec;
 import io.queuegate.ingest.IngestHttpTestSupport;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * terminated; when the buffered one is answered re-entrantly, nothing asks the channel to read again
  * (reactor/reactor-netty#4361, #4347) and the next request on the connection waits until the client gives up. Two
  * requests in one write (a poll read from Redis, then one refused at once) make that happen every time; the third
- * must still be answered.
+ * must still be answered. And an HTTP/1.0 client that asks to keep its connection gets it kept.
  */
 class KeepAliveReadTests extends IngestHttpTestSupport {
 
@@ -50,6 +51,22 @@ class KeepAliveReadTests extends IngestHttpTestSupport {
 
             write(socket, read);
             assertThat(readStatus(socket.getInputStream())).as("the third request on the connection").isEqualTo(200);
+        }
+    }
+
+    @Test
+    void anHttp10ConnectionAskedToBeKeptAliveIsKeptForTheFastPathsAndWebFlux() throws IOException {
+        String poll = "GET /api/v1/queues/" + this.product + "/entries/not-a-token HTTP/1.0\r\n"
+                + "Connection: keep-alive\r\n\r\n";
+        String settings = "GET /api/v1/page-settings HTTP/1.0\r\nConnection: keep-alive\r\n\r\n";
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), this.port)) {
+            socket.setSoTimeout(3_000);
+            List<Integer> statuses = new ArrayList<>();
+            for (String request : List.of(poll, settings, poll, settings)) {
+                write(socket, request);
+                statuses.add(readStatus(socket.getInputStream()));
+            }
+            assertThat(statuses).containsExactly(400, 200, 400, 200);
         }
     }
 
