@@ -32,7 +32,9 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
         "spring.config.name=" + IngestApplication.CONFIG_NAME,
-        "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}" })
+        "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}",
+        // WarmUpTests warms up; the others start at once
+        "queuegate.ingest.warm-up.duration=0" })
 @EmbeddedKafka(partitions = 12, topics = IngestHttpTestSupport.TOPIC)
 public abstract class IngestHttpTestSupport {
 
@@ -79,13 +81,19 @@ public abstract class IngestHttpTestSupport {
     }
 
     /**
-     * Starts another ingest service on a free port, with this test's secret and without creating topics; {@code
-     * settings} (command-line arguments) say what it is broken by. The caller closes it.
+     * Starts another ingest service on a free port, with this test's secret, without creating topics and without a
+     * warm-up; {@code settings} (command-line arguments) say what it is broken by. The caller closes it.
      */
     public static ConfigurableApplicationContext startAnother(String... settings) {
+        return startAnother(Duration.ZERO, settings);
+    }
+
+    /** The same, with a warm-up of this long at start. */
+    public static ConfigurableApplicationContext startAnother(Duration warmUp, String... settings) {
         List<String> args = new ArrayList<>(List.of("--spring.config.name=" + IngestApplication.CONFIG_NAME,
                 "--server.port=0", "--management.server.port=0", "--spring.main.banner-mode=off",
-                "--spring.kafka.admin.auto-create=false", "--queuegate.token.secret=" + TOKEN_SECRET));
+                "--spring.kafka.admin.auto-create=false", "--queuegate.token.secret=" + TOKEN_SECRET,
+                "--queuegate.ingest.warm-up.duration=" + warmUp.toMillis() + "ms"));
         args.addAll(List.of(settings));
         return new SpringApplicationBuilder(IngestApplication.class).run(args.toArray(String[]::new));
     }
