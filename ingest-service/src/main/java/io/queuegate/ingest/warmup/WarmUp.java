@@ -63,11 +63,27 @@ class WarmUp implements ApplicationRunner {
         this.keys = keys;
     }
 
+    /**
+     * Warms up, or says why it could not: a service whose Redis or broker is not there yet starts cold rather than
+     * not at all (its readiness says what it lacks).
+     */
     @Override
-    public void run(ApplicationArguments arguments) throws Exception {
+    public void run(ApplicationArguments arguments) {
         if (this.properties.duration().isZero() || this.properties.scratch()) {
             return;
         }
+        try {
+            warmUp(arguments);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+        catch (Exception ex) {
+            log.warn("The warm-up failed; starting without it: {}", ex.toString());
+        }
+    }
+
+    private void warmUp(ApplicationArguments arguments) throws Exception {
         long started = System.nanoTime();
         String prefix = this.keys.keyPrefix() + "warm-up-" + UUID.randomUUID() + ":";
         try (ConfigurableApplicationContext scratch = scratchCopy(arguments, prefix)) {

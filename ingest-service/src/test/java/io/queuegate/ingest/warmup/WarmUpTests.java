@@ -44,6 +44,16 @@ class WarmUpTests extends IngestHttpTestSupport {
         }
     }
 
+    @Test
+    void aServiceWhoseRedisIsNotThereYetStartsWithoutTheWarmUp() {
+        try (ConfigurableApplicationContext service = startAnother(Duration.ofSeconds(2),
+                "--spring.kafka.bootstrap-servers=" + this.brokers, "--spring.data.redis.port=1")) {
+            assertThat(service.isRunning()).isTrue();
+            assertThat(service.getBean(WarmUp.class).outcome()).isNull();
+            assertThat(get(portOf(service), "/livez").statusCode()).isEqualTo(200);
+        }
+    }
+
     private Set<String> warmUpKeys() {
         try (var keys = this.redis.scan(ScanOptions.scanOptions().match("*warm-up-*").count(1000).build())) {
             return keys.stream().collect(Collectors.toSet());
