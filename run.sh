@@ -129,7 +129,9 @@ wait_healthy() {
         pending=0
         for svc in "${SERVICES[@]}"; do
             [ -n "${healthy[$svc]:-}" ] && continue
-            if ! service_running "$svc"; then
+            # alive, not service_running: while scripts/service.sh execs the JVM its command line can read empty for a
+            # moment, which failed a healthy start now and then; a pid is not reused within a start-up
+            if ! kill -0 "$(pid_of "$svc")" 2>/dev/null; then
                 fail_service "$svc" "exited during start-up"
             fi
             if [ "$(http_status "http://127.0.0.1:${MANAGEMENT_PORT[$svc]}/actuator/health")" = "200" ]; then

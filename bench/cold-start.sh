@@ -4,7 +4,7 @@
 # of each; then the same for the two yardstick apps, each started cold: the plain no-op Spring Boot app and the seed's
 # synchronous Redis design. Prints the enters per second of each window, and the start-up time of each.
 #
-#   bench/cold-start.sh [--windows=N] [--window=S] [--no-build]     (defaults: 15 windows of 5 s)
+#   bench/cold-start.sh [--windows=N] [--window=S] [--no-yardsticks] [--no-build]   (defaults: 15 windows of 5 s)
 #
 # The stack must not be running (./run.sh stop); Redis on 127.0.0.1:6379 is used as it is. Takes about
 # 3 × (start-up + N × S) seconds.
@@ -14,14 +14,15 @@ cd "$ROOT"
 use_java25
 export MAVEN_OPTS="${MAVEN_OPTS:---sun-misc-unsafe-memory-access=allow}"
 
-WINDOWS=15 WINDOW=5 BUILD=1
+WINDOWS=15 WINDOW=5 BUILD=1 YARDSTICKS=1
 for arg in "$@"; do
     case "$arg" in
         --no-build) BUILD=0 ;;
+        --no-yardsticks) YARDSTICKS=0 ;;
         --windows=*) WINDOWS="${arg#*=}" ;;
         --window=*) WINDOW="${arg#*=}" ;;
         -h | --help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-        *) die "unknown option $arg (--windows=N --window=S --no-build)" ;;
+        *) die "unknown option $arg (--windows=N --window=S --no-yardsticks --no-build)" ;;
     esac
 done
 command -v wrk >/dev/null || die "wrk is not installed (apt-get install wrk)"
@@ -41,22 +42,8 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-# POST {"userId": "<window>-<thread>-<n>"}: a new user per request, so every accepted enter is a new place
-cat >"$work/post.lua" <<'LUA'
-local threads, counter, prefix = 0, 0, "u"
-local headers = { ["Content-Type"] = "application/json" }
-function setup(thread)
-  thread:set("id", threads)
-  threads = threads + 1
-end
-function init(args)
-  prefix = (args[1] or "u") .. "-" .. id .. "-"
-end
-function request()
-  counter = counter + 1
-  return wrk.format("POST", nil, headers, '{"userId":"' .. prefix .. counter .. '"}')
-end
-LUA
+# the benchmark's own enter script: a new user per request ("<window>-<thread>-<n>"), wrk's threads numbered
+cat bench/src/main/resources/wrk/post.lua bench/src/main/resources/wrk/shared.lua >"$work/post.lua"
 
 # windows NAME URL: prints NAME and the 2xx answers per second of each back-to-back window
 windows() {
@@ -91,8 +78,10 @@ redis-cli -p "${REDIS_PORT:-6379}" --scan --pattern "*{$product}*" | xargs -r re
 redis-cli -p "${REDIS_PORT:-6379}" srem queuegate:queues "$product" >/dev/null
 
 read -r -a jvm <<<"$(service_jvm_options)"
-declare -A STARTED
-for app in plain-noop seed-design; do
+declare -A STARTED=([plain-noop]=- [seed-design]=-)
+apps=(plain-noop seed-design)
+[ "$YARDSTICKS" = 1 ] || apps=()
+for app in "${apps[@]}"; do
     jar=$(ls yardsticks/"$app"/target/queuegate-yardstick-"$app"-*-exec.jar 2>/dev/null | head -n 1)
     [ -n "$jar" ] || die "yardsticks/$app is not built (run without --no-build)"
     port=8090 extra=()

@@ -39,8 +39,8 @@ import org.springframework.stereotype.Component;
  * every runner has returned.
  *
  * <p>What runs is the service itself: a scratch copy of this application in the same JVM, so the same classes (and
- * so the same compiled code), on a loopback port of its own, driven for {@code queuegate.ingest.warm-up.duration}
- * by clients that enter and poll. The copy leaves no trace anyone reads: its Redis keys have a prefix of their own
+ * so the same compiled code), on a loopback port of its own, driven by clients that enter and poll until
+ * {@code queuegate.ingest.warm-up.enters} went through or {@code queuegate.ingest.warm-up.duration} is over. The copy leaves no trace anyone reads: its Redis keys have a prefix of their own
  * and are deleted after, its enters go to no broker ({@link DryKafka}), its metrics are its own registry's and go
  * with it, and it does not touch logging.
  */
@@ -146,7 +146,7 @@ class WarmUp implements ApplicationRunner {
             for (int c = 0; c < this.properties.connections(); c++) {
                 String client = "c" + c + "-";
                 running.add(clients.submit(() -> {
-                    for (long n = 0; System.nanoTime() < deadline; n++) {
+                    for (long n = 0; System.nanoTime() < deadline && enters.get() < this.properties.enters(); n++) {
                         HttpResponse<String> entered = http.send(HttpRequest.newBuilder(entries)
                             .header("Content-Type", "application/json")
                             .POST(HttpRequest.BodyPublishers.ofString("{\"userId\":\"" + client + n + "\"}"))
