@@ -9,7 +9,7 @@
 # Environment: ADMIN_TOKEN (default: generated once, kept in .local/admin-token),
 #              QUEUE_TOKEN_SECRET (default: generated once, kept in .local/token-secret; the services refuse a
 #              secret under 32 bytes or one written in the repository), QG_JAVA_OPTS (extra JVM options),
-#              HEALTH_TIMEOUT (seconds, default 120), REDIS_PORT (default 6379: the Redis on 127.0.0.1 the
+#              HEALTH_TIMEOUT (seconds, default 240), REDIS_PORT (default 6379: the Redis on 127.0.0.1 the
 #              services use, started by scripts/redis.sh when none answers there).
 set -euo pipefail
 
@@ -27,7 +27,7 @@ LOG_DIR="$LOCAL_DIR/logs"
 KAFKA_MARKER="$LOCAL_DIR/kafka.started"
 ADMIN_TOKEN_FILE="$LOCAL_DIR/admin-token"
 TOKEN_SECRET_FILE="$LOCAL_DIR/token-secret"
-HEALTH_TIMEOUT="${HEALTH_TIMEOUT:-120}"
+HEALTH_TIMEOUT="${HEALTH_TIMEOUT:-240}"
 export REDIS_PORT="${REDIS_PORT:-6379}"
 
 usage() {

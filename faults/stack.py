@@ -324,6 +324,9 @@ class Service:
             SERVICE_JAR=os.path.join(WORK, "jars", f"{self.module}-{VERSION}-exec.jar"),
         )
         env.pop("SPRING_PROFILES_ACTIVE", None)
+        # the warm-ups make a sale's first seconds fast, at up to a minute per start; the faults restart services
+        # again and again and measure what they keep, not how fast they are
+        env.update(QUEUEGATE_INGEST_WARM_UP_DURATION="0", QUEUEGATE_ADMISSION_WARM_UP_DURATION="0")
         env.update(self.extra_env)
         os.makedirs(os.path.dirname(self.log), exist_ok=True)
         out = open(self.log, "ab")

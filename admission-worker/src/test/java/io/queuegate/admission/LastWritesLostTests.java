@@ -84,6 +84,7 @@ class LastWritesLostTests extends WorkerTestSupport {
                     "--spring.kafka.bootstrap-servers=" + this.brokers,
                     "--spring.kafka.consumer.group-id=last-writes-" + UUID.randomUUID(),
                     "--queuegate.admission.tick-interval=1h", "--queuegate.admission.append-chunk=100",
+                    "--queuegate.admission.warm-up.duration=0",
                     "--queuegate.token.secret=" + TOKEN_SECRET, "--queuegate.admin.token=" + ADMIN_TOKEN);
         this.lines = this.worker.getBean(StringRedisTemplate.class);
     }

@@ -139,6 +139,7 @@ class TwoWorkersRaceTests extends WorkerTestSupport {
                 "--spring.kafka.bootstrap-servers=" + this.brokers,
                 "--spring.kafka.listener.auto-startup=false",
                 "--queuegate.admission.tick-interval=5ms",
+                "--queuegate.admission.warm-up.duration=0",
                 "--queuegate.token.secret=" + TOKEN_SECRET,
                 "--queuegate.admin.token=" + ADMIN_TOKEN);
         assertThat(WithoutAuditRelay.hasRelay(worker)).isFalse();

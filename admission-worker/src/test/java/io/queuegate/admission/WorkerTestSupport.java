@@ -40,6 +40,8 @@ import static org.assertj.core.api.Assertions.assertThat;
         "spring.config.name=" + AdmissionWorkerApplication.CONFIG_NAME,
         "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}",
         "queuegate.admission.tick-interval=1h",
+        // WarmUpTests warms up; the others start at once
+        "queuegate.admission.warm-up.duration=0",
         // small chunks, so that every batch is sent as many pipelined chunks
         "queuegate.admission.append-chunk=100" })
 @ContextConfiguration(initializers = WithoutAuditRelay.class)

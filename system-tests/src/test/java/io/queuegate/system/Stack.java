@@ -99,8 +99,9 @@ final class Stack {
         properties.put("spring.config.name", configName);
         properties.put("server.port", "0");
         properties.put("management.server.port", "0");
-        // ingest's warm-up compiles the burst's code before a sale; a test's stack starts at once
+        // the warm-ups compile the burst's code before a sale; a test's stack starts at once
         properties.put("queuegate.ingest.warm-up.duration", "0");
+        properties.put("queuegate.admission.warm-up.duration", "0");
         properties.put("spring.kafka.bootstrap-servers", this.infrastructure.kafkaBootstrapServers());
         properties.put("spring.data.redis.host", this.infrastructure.redisHost());
         properties.put("spring.data.redis.port", Integer.toString(this.infrastructure.redisPort()));

@@ -9,6 +9,7 @@ import io.queuegate.web.RequestIds;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
+import reactor.netty.channel.AbortedException;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
 import tools.jackson.databind.json.JsonMapper;
@@ -48,6 +49,11 @@ public final class FrontReplies {
     public Mono<Void> failure(HttpServerRequest request, HttpServerResponse response, String requestId,
             Throwable failure) {
         Throwable cause = Completions.cause(failure);
+        if (cause instanceof AbortedException) {
+            // the client closed the connection before its answer: nobody is left to answer, and nothing failed here
+            log.debug("{} {}: the client left before its answer", request.method(), pathOf(request.uri()));
+            return Mono.empty();
+        }
         Problem problem = Problem.of(cause);
         if (problem == null) {
             log.error("{} {} failed", request.method(), pathOf(request.uri()), cause);

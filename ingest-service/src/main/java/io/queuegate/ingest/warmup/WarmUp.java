@@ -6,18 +6,19 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.queuegate.core.queue.QueueSettings;
 import io.queuegate.core.queue.QueueStore;
 import io.queuegate.core.queue.RedisKeyProperties;
+import io.queuegate.core.warmup.ScratchCopy;
+import io.queuegate.core.warmup.UntilCompiled;
 import io.queuegate.ingest.IngestApplication;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,11 +26,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
-import org.springframework.boot.SpringApplication;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.context.logging.LoggingApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.core.env.MapPropertySource;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.stereotype.Component;
 
 /**
@@ -38,11 +37,11 @@ import org.springframework.stereotype.Component;
  * readiness ({@code /readyz}, and {@code /actuator/health}, which {@code ./run.sh --detach} waits for) only once
  * every runner has returned.
  *
- * <p>What runs is the service itself: a scratch copy of this application in the same JVM, so the same classes (and
- * so the same compiled code), on a loopback port of its own, driven by clients that enter and poll until
- * {@code queuegate.ingest.warm-up.enters} went through or {@code queuegate.ingest.warm-up.duration} is over. The copy leaves no trace anyone reads: its Redis keys have a prefix of their own
- * and are deleted after, its enters go to no broker ({@link DryKafka}), its metrics are its own registry's and go
- * with it, and it does not touch logging.
+ * <p>What runs is the service itself: a {@link ScratchCopy} of this application in the same JVM, on a loopback port
+ * of its own, driven by clients that enter and poll until enough enters went through and the JIT has caught up
+ * ({@link UntilCompiled}). Its enters go to the real broker, on topics of the copy's own, so that the producer's
+ * code here and the broker's produce path are warm too: with a producer that answered at once, the first seconds
+ * after the warm-up ran at a fraction of the warm rate.
  */
 @Component
 class WarmUp implements ApplicationRunner {
@@ -56,11 +55,17 @@ class WarmUp implements ApplicationRunner {
 
     private final RedisKeyProperties keys;
 
+    private final StringRedisTemplate redis;
+
+    private final KafkaAdmin kafka;
+
     private volatile Outcome outcome;
 
-    WarmUp(WarmUpProperties properties, RedisKeyProperties keys) {
+    WarmUp(WarmUpProperties properties, RedisKeyProperties keys, StringRedisTemplate redis, KafkaAdmin kafka) {
         this.properties = properties;
         this.keys = keys;
+        this.redis = redis;
+        this.kafka = kafka;
     }
 
     /**
@@ -85,48 +90,24 @@ class WarmUp implements ApplicationRunner {
 
     private void warmUp(ApplicationArguments arguments) throws Exception {
         long started = System.nanoTime();
-        String prefix = this.keys.keyPrefix() + "warm-up-" + UUID.randomUUID() + ":";
-        try (ConfigurableApplicationContext scratch = scratchCopy(arguments, prefix)) {
-            QueueStore queues = scratch.getBean(QueueStore.class);
-            queues.save(PRODUCT, new QueueSettings(1_000, 1_000, 60, true));
-            try {
-                int port = scratch.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
-                Outcome done = drive(port, System.nanoTime() + this.properties.duration().toNanos());
-                this.outcome = done;
-                log.info("Warmed up in {} ms: {} enters accepted and {} polls answered by a scratch copy of the service",
-                        Duration.ofNanos(System.nanoTime() - started).toMillis(), done.accepted(), done.answered());
-            }
-            finally {
-                queues.delete(PRODUCT);
-            }
+        try (ScratchCopy copy = new ScratchCopy(this.keys.keyPrefix(), this.redis, this.kafka)) {
+            ConfigurableApplicationContext scratch = copy.start(IngestApplication.class,
+                    IngestApplication.CONFIG_NAME, arguments.getSourceArgs(), Map.of(
+                            "queuegate.ingest.warm-up.scratch", "true",
+                            "queuegate.ingest.noop-endpoint", "false",
+                            "queuegate.ingest.topic", copy.topic("entries"),
+                            "queuegate.ingest.leaves-topic", copy.topic("leaves"),
+                            "queuegate.ingest.retention", "1h",
+                            "spring.kafka.admin.auto-create", "true"));
+            scratch.getBean(QueueStore.class).save(PRODUCT, new QueueSettings(1_000, 1_000, 60, true));
+            int port = scratch.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
+            Outcome done = drive(port);
+            this.outcome = done;
+            log.info("Warmed up in {} ms: {} enters accepted and {} polls answered by a scratch copy of the service; "
+                    + "each second's enters so far and JIT time: {}",
+                    Duration.ofNanos(System.nanoTime() - started).toMillis(), done.accepted(), done.answered(),
+                    done.trace());
         }
-    }
-
-    /** This application again, on a free loopback port, with its keys under {@code prefix} and no broker. */
-    private static ConfigurableApplicationContext scratchCopy(ApplicationArguments arguments, String prefix) {
-        SpringApplication application = new SpringApplication(IngestApplication.class);
-        application.setDefaultProperties(Map.of("spring.config.name", IngestApplication.CONFIG_NAME));
-        application.setWebApplicationType(WebApplicationType.REACTIVE);
-        application.setBannerMode(org.springframework.boot.Banner.Mode.OFF);
-        application.setLogStartupInfo(false);
-        // logging is the JVM's, configured once by the service; a second configuration (and its clean-up when the
-        // copy closes) would be the service's too
-        application.setListeners(application.getListeners().stream()
-            .filter((listener) -> !(listener instanceof LoggingApplicationListener))
-            .toList());
-        Map<String, Object> scratch = new HashMap<>();
-        scratch.put("server.port", "0");
-        scratch.put("server.address", "127.0.0.1");
-        scratch.put("server.shutdown", "immediate");
-        scratch.put("management.server.port", "-1");
-        scratch.put("management.metrics.use-global-registry", "false");
-        scratch.put("queuegate.redis.key-prefix", prefix);
-        scratch.put("queuegate.ingest.warm-up.scratch", "true");
-        scratch.put("queuegate.ingest.noop-endpoint", "false");
-        scratch.put("spring.kafka.admin.auto-create", "false");
-        application.addInitializers((context) -> context.getEnvironment().getPropertySources()
-            .addFirst(new MapPropertySource("warm-up", scratch)));
-        return application.run(arguments.getSourceArgs());
     }
 
     /** What the last warm-up did; null before one ran. */
@@ -134,10 +115,11 @@ class WarmUp implements ApplicationRunner {
         return this.outcome;
     }
 
-    /** Enters and polls, each client on a connection of its own, until the deadline. */
-    private Outcome drive(int port, long deadline) throws Exception {
+    /** Enters and polls, each client on a connection of its own, until the warm-up is done. */
+    private Outcome drive(int port) throws Exception {
         AtomicLong enters = new AtomicLong();
         AtomicLong polls = new AtomicLong();
+        AtomicBoolean stop = new AtomicBoolean();
         URI entries = URI.create("http://127.0.0.1:" + port + "/api/v1/queues/" + PRODUCT + "/entries");
         try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor();
                 HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -146,7 +128,7 @@ class WarmUp implements ApplicationRunner {
             for (int c = 0; c < this.properties.connections(); c++) {
                 String client = "c" + c + "-";
                 running.add(clients.submit(() -> {
-                    for (long n = 0; System.nanoTime() < deadline && enters.get() < this.properties.enters(); n++) {
+                    for (long n = 0; !stop.get(); n++) {
                         HttpResponse<String> entered = http.send(HttpRequest.newBuilder(entries)
                             .header("Content-Type", "application/json")
                             .POST(HttpRequest.BodyPublishers.ofString("{\"userId\":\"" + client + n + "\"}"))
@@ -165,17 +147,26 @@ class WarmUp implements ApplicationRunner {
                     return null;
                 }));
             }
+            String trace;
+            try {
+                trace = new UntilCompiled(this.properties.duration(), this.properties.enters(),
+                        this.properties.quietCompilation()).await(enters::get);
+            }
+            finally {
+                stop.set(true);
+            }
             for (Future<?> client : running) {
                 client.get();
             }
+            return new Outcome(enters.get(), polls.get(), trace);
         }
-        return new Outcome(enters.get(), polls.get());
     }
 
     /**
      * @param accepted enters the scratch copy answered 202
      * @param answered polls it answered 200
+     * @param trace each second's enters so far and the JIT's time in it
      */
-    record Outcome(long accepted, long answered) {
+    record Outcome(long accepted, long answered, String trace) {
     }
 }

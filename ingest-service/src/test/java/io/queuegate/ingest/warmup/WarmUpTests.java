@@ -7,6 +7,8 @@ import java.util.stream.Collectors;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.ingest.IngestHttpTestSupport;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -17,10 +19,11 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.core.ScanOptions;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A starting service drives enters and polls through a scratch copy of itself before it says it is ready, and
- * leaves nothing of it behind: no key in Redis, no record in the entries topic, nothing in its own metrics.
+ * leaves nothing of it behind: no key in Redis, no topic, no record in the entries topic, nothing in its own metrics.
  */
 class WarmUpTests extends IngestHttpTestSupport {
 
@@ -36,6 +39,8 @@ class WarmUpTests extends IngestHttpTestSupport {
             assertThat(outcome.answered()).as("polls it answered").isPositive();
 
             assertThat(warmUpKeys()).as("Redis keys of the scratch copy left behind").isEmpty();
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(warmUpTopics())
+                .as("topics of the scratch copy left behind").isEmpty());
             assertThat(recordsInTheEntriesTopic()).as("records in the entries topic").isEqualTo(recordsBefore);
             MeterRegistry metrics = service.getBean(MeterRegistry.class);
             assertThat(metrics.find("queuegate.enters").counters())
@@ -57,6 +62,14 @@ class WarmUpTests extends IngestHttpTestSupport {
     private Set<String> warmUpKeys() {
         try (var keys = this.redis.scan(ScanOptions.scanOptions().match("*warm-up-*").count(1000).build())) {
             return keys.stream().collect(Collectors.toSet());
+        }
+    }
+
+    private Set<String> warmUpTopics() throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, this.brokers))) {
+            return admin.listTopics().names().get().stream()
+                .filter((topic) -> topic.contains("warm-up-"))
+                .collect(Collectors.toSet());
         }
     }
 

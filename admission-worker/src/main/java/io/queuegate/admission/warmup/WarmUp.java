@@ -1,0 +1,168 @@
+package io.queuegate.admission.warmup;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.queuegate.admission.AdmissionWorkerApplication;
+import io.queuegate.core.event.EntriesRequested;
+import io.queuegate.core.queue.QueueSettings;
+import io.queuegate.core.queue.QueueStore;
+import io.queuegate.core.queue.RedisKeyProperties;
+import io.queuegate.core.token.Token;
+import io.queuegate.core.token.TokenCodec;
+import io.queuegate.core.warmup.ScratchCopy;
+import io.queuegate.core.warmup.UntilCompiled;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.boot.ApplicationArguments;
+import org.springframework.boot.ApplicationRunner;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.kafka.core.KafkaAdmin;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * Runs a burst through the worker at start, before it says it is ready: the line writer's parsing, verifying and
+ * appending, the broker's fetch path and the admission step. Without it the writer and the broker compiled for a
+ * quarter of both cores in the first ten seconds of a sale, which the sale's enters needed.
+ *
+ * <p>What runs is the worker itself: a {@link ScratchCopy} of this application in the same JVM, with its own
+ * topics, consumer group and keys. The warm-up publishes enter records to the copy's entries topic as ingest
+ * would (group commits of {@value #ENTERS_PER_RECORD} signed tokens), a little ahead of what the copy's writer has
+ * put in its line, while the copy's admission step admits from it, until enough are in and the JIT has caught up
+ * ({@link UntilCompiled}).
+ */
+@Component
+class WarmUp implements ApplicationRunner {
+
+    private static final Logger log = LoggerFactory.getLogger(WarmUp.class);
+
+    /** The scratch copy's one queue, admitting as fast as the settings allow. */
+    private static final long PRODUCT = 1;
+
+    private static final int ENTERS_PER_RECORD = 250;
+
+    /** How far publishing may run ahead of the line: enough to keep the writer busy, not the broker's disk. */
+    private static final long AHEAD = 20_000;
+
+    private final WarmUpProperties properties;
+
+    private final RedisKeyProperties keys;
+
+    private final StringRedisTemplate redis;
+
+    private final KafkaAdmin kafka;
+
+    private volatile Outcome outcome;
+
+    WarmUp(WarmUpProperties properties, RedisKeyProperties keys, StringRedisTemplate redis, KafkaAdmin kafka) {
+        this.properties = properties;
+        this.keys = keys;
+        this.redis = redis;
+        this.kafka = kafka;
+    }
+
+    /** Warms up, or says why it could not: a worker whose Redis or broker is not there yet starts cold. */
+    @Override
+    public void run(ApplicationArguments arguments) {
+        if (this.properties.duration().isZero() || this.properties.scratch()) {
+            return;
+        }
+        try {
+            warmUp(arguments);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+        catch (Exception ex) {
+            log.warn("The warm-up failed; starting without it: {}", ex.toString());
+        }
+    }
+
+    private void warmUp(ApplicationArguments arguments) throws Exception {
+        long started = System.nanoTime();
+        try (ScratchCopy copy = new ScratchCopy(this.keys.keyPrefix(), this.redis, this.kafka)) {
+            String entries = copy.topic("entries");
+            ConfigurableApplicationContext scratch = copy.start(AdmissionWorkerApplication.class,
+                    AdmissionWorkerApplication.CONFIG_NAME, arguments.getSourceArgs(), Map.ofEntries(
+                            Map.entry("queuegate.admission.warm-up.scratch", "true"),
+                            Map.entry("queuegate.admission.topic", entries),
+                            Map.entry("queuegate.admission.audit-topic", copy.topic("audit")),
+                            Map.entry("queuegate.admission.dead-letter-topic", copy.topic("entries.DLT")),
+                            Map.entry("queuegate.admission.sale-topic", copy.topic("sale")),
+                            Map.entry("queuegate.admission.bookings-topic", copy.topic("bookings")),
+                            Map.entry("queuegate.admission.leaves-topic", copy.topic("leaves")),
+                            Map.entry("queuegate.admission.retention", "1h"),
+                            Map.entry("spring.kafka.consumer.group-id", copy.topic("writer")),
+                            Map.entry("spring.kafka.admin.auto-create", "true")));
+            scratch.getBean(QueueStore.class).save(PRODUCT, new QueueSettings(1_000, 1_000, 1, true));
+            MeterRegistry metrics = scratch.getBean(MeterRegistry.class);
+            LongSupplier appended = () -> (long) metrics.counter("queuegate.line.appended").count();
+            @SuppressWarnings("unchecked")
+            KafkaTemplate<Object, Object> publisher = scratch.getBean(KafkaTemplate.class);
+            TokenCodec tokens = scratch.getBean(TokenCodec.class);
+            AtomicBoolean stop = new AtomicBoolean();
+            Thread publishing = Thread.ofVirtual().name("warm-up-publisher").start(() -> {
+                try {
+                    for (long n = 0; !stop.get(); n += ENTERS_PER_RECORD) {
+                        while (n - appended.getAsLong() > AHEAD && !stop.get()) {
+                            Thread.sleep(5);
+                        }
+                        publisher.send(entries, Long.toString(PRODUCT), record(tokens, n))
+                            .get(10, TimeUnit.SECONDS);
+                    }
+                }
+                catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                }
+                catch (Exception ex) {
+                    log.warn("The warm-up's publishing stopped: {}", ex.toString());
+                }
+            });
+            String trace;
+            try {
+                trace = new UntilCompiled(this.properties.duration(), this.properties.enters(),
+                        this.properties.quietCompilation()).await(appended);
+            }
+            finally {
+                stop.set(true);
+                publishing.join();
+            }
+            this.outcome = new Outcome(appended.getAsLong(), trace);
+            log.info("Warmed up in {} ms: {} enters written into a scratch copy's line; each second's enters so far "
+                    + "and JIT time: {}", Duration.ofNanos(System.nanoTime() - started).toMillis(),
+                    this.outcome.written(), trace);
+        }
+    }
+
+    /** What the last warm-up did; null before one ran. */
+    Outcome outcome() {
+        return this.outcome;
+    }
+
+    /**
+     * @param written enters the scratch copy's writer put into its line
+     * @param trace each second's enters so far and the JIT's time in it
+     */
+    record Outcome(long written, String trace) {
+    }
+
+    /** One group commit as ingest publishes it: the enters numbered from {@code first}, with tokens signed here. */
+    private static EntriesRequested record(TokenCodec tokens, long first) {
+        List<EntriesRequested.Entry> entries = new ArrayList<>(ENTERS_PER_RECORD);
+        long now = System.currentTimeMillis();
+        for (long n = first; n < first + ENTERS_PER_RECORD; n++) {
+            Token token = tokens.issue(PRODUCT, "warm-up-" + n);
+            entries.add(new EntriesRequested.Entry(token.value(), token.userId(), "warm-up", now));
+        }
+        return new EntriesRequested(PRODUCT, entries);
+    }
+}
