@@ -7,6 +7,9 @@
 #   ./bench.sh --only=ingest,status  some scenarios: admission, drain, status, ingest, booking, e2e
 #                                    (partial runs write to bench/results/tmp/, never the report)
 #   ./bench.sh --only=yardsticks     no stack: start the two yardstick apps, drive each briefly, stop them
+#   ./bench.sh --only=cold           a burst right after a cold start, beside the yardsticks started cold
+#                                    (bench/cold-start.sh, about 15 minutes; its options: --runs=N --windows=N
+#                                    --yardstick-windows=N --window=S --no-yardsticks; the stack must be stopped)
 # The rate figures (status, ingest) start two yardstick apps of module yardsticks/ for their duration, with the
 # services' JVM options: a plain no-op Spring Boot app on :8090 and the seed's synchronous Redis design on :8091.
 # Options of this script:
@@ -38,7 +41,7 @@ BENCH_JAR="$ROOT/bench/target/queuegate-bench-$VERSION-exec.jar"
 PORTS=(8080 8081 8082)
 YARDSTICK_MODULES="yardsticks/plain-noop,yardsticks/seed-design"
 
-usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; }
 
 BUILD=1
 RESTART=0
@@ -49,6 +52,7 @@ DRIVER="${BENCH_DRIVER:-auto}"
 PASS=()
 FROM_JSON=0
 ONLY_YARDSTICKS=0
+ONLY_COLD=0
 for arg in "$@"; do
     case "$arg" in
         --no-build) BUILD=0 ;;
@@ -61,6 +65,7 @@ for arg in "$@"; do
         --driver=*) DRIVER="${arg#--driver=}"; PASS+=("$arg") ;;
         --from-json=*) FROM_JSON=1; PASS+=("$arg") ;;
         --only=yardsticks) ONLY_YARDSTICKS=1; PASS+=("$arg") ;;
+        --only=cold) ONLY_COLD=1 ;;
         --*) PASS+=("$arg") ;;
         *) usage >&2; die "unknown argument: $arg" ;;
     esac
@@ -68,6 +73,11 @@ done
 
 use_java25
 export MAVEN_OPTS="${MAVEN_OPTS:---sun-misc-unsafe-memory-access=allow}"
+
+if [ "$ONLY_COLD" = 1 ]; then
+    [ "$BUILD" = 1 ] || PASS+=(--no-build)
+    exec "$ROOT/bench/cold-start.sh" "${PASS[@]}"
+fi
 
 if [ "$FROM_JSON" = 1 ]; then
     if [ "$BUILD" = 1 ]; then

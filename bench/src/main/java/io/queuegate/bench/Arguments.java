@@ -117,6 +117,10 @@ final class Arguments {
             description = "measure nothing: rewrite the chart and the report from a saved run's JSON")
     String fromJson;
 
+    @Option(names = "--cold-start", paramLabel = "FILE",
+            description = "measure nothing: chart and tabulate the runs bench/cold-start.sh wrote to FILE (JSON)")
+    String coldStart;
+
     // bench.sh passes the options run.sh starts the services with (scripts/lib.sh); the yardstick apps take them
     // when no service runs to copy them from
     @Option(names = "--service-jvm-options", paramLabel = "OPTIONS",
@@ -188,7 +192,7 @@ final class Arguments {
                 Path.of(text(this.report, root.resolve("docs/BENCHMARKS.md").toString())),
                 label, text(this.command, "./bench.sh" + (quick ? " --quick" : "")),
                 this.writeReport == null ? defaultReport : this.writeReport, text(this.renice, ""),
-                text(this.fromJson, ""), text(this.serviceJvmOptions, ""),
+                text(this.fromJson, ""), text(this.coldStart, ""), text(this.serviceJvmOptions, ""),
                 or(this.redisPort, Integer.parseInt(System.getenv().getOrDefault("REDIS_PORT", "6379"))));
     }
 

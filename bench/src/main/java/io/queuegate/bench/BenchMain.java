@@ -44,6 +44,10 @@ public final class BenchMain {
             System.exit(CommandLine.ExitCode.USAGE);
             return;
         }
+        if (!options.coldStart().isEmpty()) {
+            System.out.print(ColdStartReport.write(Path.of(options.coldStart())));
+            return;
+        }
         if (!options.fromJson().isEmpty()) {
             // rewrites the chart and the report from a run's JSON, for changes to the report itself
             Path json = Path.of(options.fromJson());

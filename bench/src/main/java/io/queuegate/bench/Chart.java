@@ -293,7 +293,7 @@ final class Chart {
     }
 
     /** The house look: left-aligned bold title, white plot, light grid, the report's fonts. */
-    private static JFreeChart styled(JFreeChart chart) {
+    static JFreeChart styled(JFreeChart chart) {
         chart.setBackgroundPaint(Color.WHITE);
         chart.getTitle().setFont(TITLE);
         chart.getTitle().setHorizontalAlignment(HorizontalAlignment.LEFT);

@@ -16,7 +16,7 @@ record Options(boolean quick, Set<String> scenarios, String driver, Duration war
         int connections, int wrkThreads, int drainEvents, int admissionBatch, int admissionRepeats, int bookingStock,
         int e2eUsers, Duration e2eWindow, int e2eAdmitPerSecond, int e2eStock, int e2eMaxActive, Duration e2eTimeout,
         String host, Path root, Path resultsDir, Path reportFile, String label, String command, boolean writeReport,
-        String renice, String fromJson, String serviceJvmOptions, int redisPort) {
+        String renice, String fromJson, String coldStart, String serviceJvmOptions, int redisPort) {
 
     static final List<String> ALL = List.of("admission", "drain", "status", "ingest", "booking", "e2e");
 

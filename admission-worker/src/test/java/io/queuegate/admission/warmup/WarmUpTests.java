@@ -51,6 +51,9 @@ class WarmUpTests {
     @BeforeAll
     static void start() {
         kafka = new EmbeddedKafkaKraftBroker(1, 12, ENTRIES_TOPIC);
+        // a broker of this class's own: the default property would point the other tests' contexts at it after it
+        // is gone
+        kafka.brokerListProperty("queuegate.warm-up-tests.brokers");
         kafka.afterPropertiesSet();
         connections = new LettuceConnectionFactory("127.0.0.1", 6379);
         connections.afterPropertiesSet();
