@@ -45,7 +45,7 @@ class WarmUp implements ApplicationRunner {
 
     private static final Logger log = LoggerFactory.getLogger(WarmUp.class);
 
-    /** The scratch copy's one queue, admitting as fast as the settings allow. */
+    /** The scratch copy's one queue. */
     private static final long PRODUCT = 1;
 
     private static final int ENTERS_PER_RECORD = 250;
@@ -103,7 +103,9 @@ class WarmUp implements ApplicationRunner {
                             Map.entry("queuegate.admission.retention", "1h"),
                             Map.entry("spring.kafka.consumer.group-id", copy.topic("writer")),
                             Map.entry("spring.kafka.admin.auto-create", "true")));
-            scratch.getBean(QueueStore.class).save(PRODUCT, new QueueSettings(1_000, 1_000, 1, true));
+            // admitting faster than the writer writes keeps the copy's line short, and its admissions expire in a
+            // second: the warm-up holds tens of thousands of keys' members in Redis, not the millions it writes
+            scratch.getBean(QueueStore.class).save(PRODUCT, new QueueSettings(100_000, 100_000, 1, true));
             MeterRegistry metrics = scratch.getBean(MeterRegistry.class);
             LongSupplier appended = () -> (long) metrics.counter("queuegate.line.appended").count();
             @SuppressWarnings("unchecked")
