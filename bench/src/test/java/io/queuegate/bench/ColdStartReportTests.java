@@ -32,8 +32,8 @@ class ColdStartReportTests {
         String markdown = ColdStartReport.markdown(new ColdStartReport.Runs(5, List.of(
                 Map.of(ColdStartReport.QUEUEGATE, RUN), Map.of(ColdStartReport.QUEUEGATE, faster))), "chart.png");
 
-        assertThat(markdown).contains("| 1 | 95 s | 2,000 | 4,667 | 10,000 | 20 % | 47 % |")
-            .contains("| 2 | 90 s | 7,000 | 7,000 | 10,000 | 70 % | 70 % |")
-            .contains("| **20 % – 70 % – 70 %** | **47 % – 70 % – 70 %** |");
+        assertThat(markdown).contains("| 1 | 95 s | 2,000 | 4,667 | 10,000 | 20.0 % | 46.7 % |")
+            .contains("| 2 | 90 s | 7,000 | 7,000 | 10,000 | 70.0 % | 70.0 % |")
+            .contains("| **20.0 % – 70.0 % – 70.0 %** | **46.7 % – 70.0 % – 70.0 %** |");
     }
 }

@@ -36,9 +36,11 @@ import org.springframework.stereotype.Component;
  *
  * <p>What runs is the worker itself: a {@link ScratchCopy} of this application in the same JVM, with its own
  * topics, consumer group and keys. The warm-up publishes enter records to the copy's entries topic as ingest
- * would (group commits of {@value #ENTERS_PER_RECORD} signed tokens), a little ahead of what the copy's writer has
- * put in its line, while the copy's admission step admits from it, until enough are in and the JIT has caught up
- * ({@link UntilCompiled}).
+ * would (group commits of {@value #ENTERS_PER_RECORD} signed tokens), at {@code queuegate.admission.warm-up.rate} and
+ * never far ahead of what the copy's writer has put in its line, while the copy's admission step admits from it,
+ * until enough are in and the JIT has caught up ({@link UntilCompiled}). The rate is bounded because ingest warms up
+ * beside it on the same cores: a worker that wrote as fast as it could left ingest's warm-up a sixth of its enters,
+ * and the burst met ingest cold.
  */
 @Component
 class WarmUp implements ApplicationRunner {
@@ -114,8 +116,10 @@ class WarmUp implements ApplicationRunner {
             AtomicBoolean stop = new AtomicBoolean();
             Thread publishing = Thread.ofVirtual().name("warm-up-publisher").start(() -> {
                 try {
+                    long began = System.nanoTime();
                     for (long n = 0; !stop.get(); n += ENTERS_PER_RECORD) {
-                        while (n - appended.getAsLong() > AHEAD && !stop.get()) {
+                        long due = began + n * 1_000_000_000L / this.properties.rate();
+                        while ((System.nanoTime() < due || n - appended.getAsLong() > AHEAD) && !stop.get()) {
                             Thread.sleep(5);
                         }
                         publisher.send(entries, Long.toString(PRODUCT), record(tokens, n))

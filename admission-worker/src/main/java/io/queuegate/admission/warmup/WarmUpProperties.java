@@ -17,13 +17,16 @@ import org.springframework.validation.annotation.Validated;
  * @param enters the least enters the copy writes into its line before the warm-up may end
  * @param quietCompilation the warm-up ends, once {@code enters} are in the line, once the JIT compiled for less than this
  *        a second over three seconds
+ * @param rate the most enters a second the warm-up publishes: enough for the JIT, little enough to leave ingest's
+ *        warm-up, which runs at the same time on a machine of both, the CPU it needs
  * @param scratch set on the scratch copy itself, never by hand: the copy does not warm up in turn
  */
 @Validated
 @ConfigurationProperties("queuegate.admission.warm-up")
 public record WarmUpProperties(
         @DefaultValue("60s") @NotNull Duration duration,
-        @DefaultValue("200000") @Min(1) long enters,
+        @DefaultValue("100000") @Min(1) long enters,
         @DefaultValue("100ms") @NotNull Duration quietCompilation,
+        @DefaultValue("5000") @Min(1) int rate,
         @DefaultValue("false") boolean scratch) {
 }

@@ -23,7 +23,7 @@ import org.springframework.validation.annotation.Validated;
 @Validated
 @ConfigurationProperties("queuegate.ingest.warm-up")
 public record WarmUpProperties(
-        @DefaultValue("60s") @NotNull Duration duration,
+        @DefaultValue("90s") @NotNull Duration duration,
         @DefaultValue("20000") @Min(1) long enters,
         @DefaultValue("100ms") @NotNull Duration quietCompilation,
         @DefaultValue("16") @Min(1) int connections,
