@@ -18,11 +18,10 @@ import io.queuegate.core.token.Token;
 import io.queuegate.core.token.TokenCodec;
 import io.queuegate.core.warmup.ScratchCopy;
 import io.queuegate.core.warmup.UntilCompiled;
+import io.queuegate.core.warmup.WarmUpRunner;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.boot.ApplicationArguments;
-import org.springframework.boot.ApplicationRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.kafka.core.KafkaAdmin;
@@ -43,7 +42,7 @@ import org.springframework.stereotype.Component;
  * and the burst met ingest cold.
  */
 @Component
-class WarmUp implements ApplicationRunner {
+class WarmUp extends WarmUpRunner {
 
     private static final Logger log = LoggerFactory.getLogger(WarmUp.class);
 
@@ -57,96 +56,70 @@ class WarmUp implements ApplicationRunner {
 
     private final WarmUpProperties properties;
 
-    private final RedisKeyProperties keys;
-
-    private final StringRedisTemplate redis;
-
-    private final KafkaAdmin kafka;
-
     private volatile Outcome outcome;
 
     WarmUp(WarmUpProperties properties, RedisKeyProperties keys, StringRedisTemplate redis, KafkaAdmin kafka) {
+        super(properties.duration(), properties.scratch(), keys, redis, kafka);
         this.properties = properties;
-        this.keys = keys;
-        this.redis = redis;
-        this.kafka = kafka;
     }
 
-    /** Warms up, or says why it could not: a worker whose Redis or broker is not there yet starts cold. */
     @Override
-    public void run(ApplicationArguments arguments) {
-        if (this.properties.duration().isZero() || this.properties.scratch()) {
-            return;
-        }
-        try {
-            warmUp(arguments);
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-        }
-        catch (Exception ex) {
-            log.warn("The warm-up failed; starting without it: {}", ex.toString());
-        }
-    }
-
-    private void warmUp(ApplicationArguments arguments) throws Exception {
+    protected void warmUp(ScratchCopy copy, String[] arguments) throws Exception {
         long started = System.nanoTime();
-        try (ScratchCopy copy = new ScratchCopy(this.keys.keyPrefix(), this.redis, this.kafka)) {
-            String entries = copy.topic("entries");
-            ConfigurableApplicationContext scratch = copy.start(AdmissionWorkerApplication.class,
-                    AdmissionWorkerApplication.CONFIG_NAME, arguments.getSourceArgs(), Map.ofEntries(
-                            Map.entry("queuegate.admission.warm-up.scratch", "true"),
-                            Map.entry("queuegate.admission.topic", entries),
-                            Map.entry("queuegate.admission.audit-topic", copy.topic("audit")),
-                            Map.entry("queuegate.admission.dead-letter-topic", copy.topic("entries.DLT")),
-                            Map.entry("queuegate.admission.sale-topic", copy.topic("sale")),
-                            Map.entry("queuegate.admission.bookings-topic", copy.topic("bookings")),
-                            Map.entry("queuegate.admission.leaves-topic", copy.topic("leaves")),
-                            Map.entry("queuegate.admission.retention", "1h"),
-                            Map.entry("spring.kafka.consumer.group-id", copy.topic("writer")),
-                            Map.entry("spring.kafka.admin.auto-create", "true")));
-            // admitting faster than the writer writes keeps the copy's line short, and its admissions expire in a
-            // second: the warm-up holds tens of thousands of keys' members in Redis, not the millions it writes
-            scratch.getBean(QueueStore.class).save(PRODUCT, new QueueSettings(100_000, 100_000, 1, true));
-            MeterRegistry metrics = scratch.getBean(MeterRegistry.class);
-            LongSupplier appended = () -> (long) metrics.counter("queuegate.line.appended").count();
-            @SuppressWarnings("unchecked")
-            KafkaTemplate<Object, Object> publisher = scratch.getBean(KafkaTemplate.class);
-            TokenCodec tokens = scratch.getBean(TokenCodec.class);
-            AtomicBoolean stop = new AtomicBoolean();
-            Thread publishing = Thread.ofVirtual().name("warm-up-publisher").start(() -> {
-                try {
-                    long began = System.nanoTime();
-                    for (long n = 0; !stop.get(); n += ENTERS_PER_RECORD) {
-                        long due = began + n * 1_000_000_000L / this.properties.rate();
-                        while ((System.nanoTime() < due || n - appended.getAsLong() > AHEAD) && !stop.get()) {
-                            Thread.sleep(5);
-                        }
-                        publisher.send(entries, Long.toString(PRODUCT), record(tokens, n))
-                            .get(10, TimeUnit.SECONDS);
-                    }
-                }
-                catch (InterruptedException ex) {
-                    Thread.currentThread().interrupt();
-                }
-                catch (Exception ex) {
-                    log.warn("The warm-up's publishing stopped: {}", ex.toString());
-                }
-            });
-            String trace;
+        String entries = copy.topic("entries");
+        ConfigurableApplicationContext scratch = copy.start(AdmissionWorkerApplication.class,
+                AdmissionWorkerApplication.CONFIG_NAME, arguments, Map.ofEntries(
+                        Map.entry("queuegate.admission.warm-up.scratch", "true"),
+                        Map.entry("queuegate.admission.topic", entries),
+                        Map.entry("queuegate.admission.audit-topic", copy.topic("audit")),
+                        Map.entry("queuegate.admission.dead-letter-topic", copy.topic("entries.DLT")),
+                        Map.entry("queuegate.admission.sale-topic", copy.topic("sale")),
+                        Map.entry("queuegate.admission.bookings-topic", copy.topic("bookings")),
+                        Map.entry("queuegate.admission.leaves-topic", copy.topic("leaves")),
+                        Map.entry("queuegate.admission.retention", "1h"),
+                        Map.entry("spring.kafka.consumer.group-id", copy.topic("writer")),
+                        Map.entry("spring.kafka.admin.auto-create", "true")));
+        // admitting faster than the writer writes keeps the copy's line short, and its admissions expire in a
+        // second: the warm-up holds tens of thousands of keys' members in Redis, not the millions it writes
+        scratch.getBean(QueueStore.class).save(PRODUCT, new QueueSettings(100_000, 100_000, 1, true));
+        MeterRegistry metrics = scratch.getBean(MeterRegistry.class);
+        LongSupplier appended = () -> (long) metrics.counter("queuegate.line.appended").count();
+        @SuppressWarnings("unchecked")
+        KafkaTemplate<Object, Object> publisher = scratch.getBean(KafkaTemplate.class);
+        TokenCodec tokens = scratch.getBean(TokenCodec.class);
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread publishing = Thread.ofVirtual().name("warm-up-publisher").start(() -> {
             try {
-                trace = new UntilCompiled(this.properties.duration(), this.properties.enters(),
-                        this.properties.quietCompilation()).await(appended);
+                long began = System.nanoTime();
+                for (long n = 0; !stop.get(); n += ENTERS_PER_RECORD) {
+                    long due = began + n * 1_000_000_000L / this.properties.rate();
+                    while ((System.nanoTime() < due || n - appended.getAsLong() > AHEAD) && !stop.get()) {
+                        Thread.sleep(5);
+                    }
+                    publisher.send(entries, Long.toString(PRODUCT), record(tokens, n))
+                        .get(10, TimeUnit.SECONDS);
+                }
             }
-            finally {
-                stop.set(true);
-                publishing.join();
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
             }
-            this.outcome = new Outcome(appended.getAsLong(), trace);
-            log.info("Warmed up in {} ms: {} enters written into a scratch copy's line; each second's enters so far "
-                    + "and JIT time: {}", Duration.ofNanos(System.nanoTime() - started).toMillis(),
-                    this.outcome.written(), trace);
+            catch (Exception ex) {
+                log.warn("The warm-up's publishing stopped: {}", ex.toString());
+            }
+        });
+        String trace;
+        try {
+            trace = new UntilCompiled(this.properties.duration(), this.properties.enters(),
+                    this.properties.quietCompilation()).await(appended);
         }
+        finally {
+            stop.set(true);
+            publishing.join();
+        }
+        this.outcome = new Outcome(appended.getAsLong(), trace);
+        log.info("Warmed up in {} ms: {} enters written into a scratch copy's line; each second's enters so far "
+                + "and JIT time: {}", Duration.ofNanos(System.nanoTime() - started).toMillis(),
+                this.outcome.written(), trace);
     }
 
     /** What the last warm-up did; null before one ran. */

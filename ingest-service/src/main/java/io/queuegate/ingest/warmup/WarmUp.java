@@ -19,23 +19,20 @@ import io.queuegate.core.queue.QueueStore;
 import io.queuegate.core.queue.RedisKeyProperties;
 import io.queuegate.core.warmup.ScratchCopy;
 import io.queuegate.core.warmup.UntilCompiled;
+import io.queuegate.core.warmup.WarmUpRunner;
 import io.queuegate.ingest.IngestApplication;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.boot.ApplicationArguments;
-import org.springframework.boot.ApplicationRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.stereotype.Component;
 
 /**
- * Runs the burst's code at start, before the service says it is ready, so that the first seconds of a sale meet
- * compiled code: a cold JVM answered 3 % of its warm enter rate in its first five seconds. Spring Boot reports
- * readiness ({@code /readyz}, and {@code /actuator/health}, which {@code ./run.sh --detach} waits for) only once
- * every runner has returned.
+ * Runs the burst's code at start, before the service says it is ready ({@link WarmUpRunner}), so that the first
+ * seconds of a sale meet compiled code: a cold JVM answered 3 % of its warm enter rate in its first five seconds.
  *
  * <p>What runs is the service itself: a {@link ScratchCopy} of this application in the same JVM, on a loopback port
  * of its own, driven by clients that enter and poll until enough enters went through and the JIT has caught up
@@ -44,7 +41,7 @@ import org.springframework.stereotype.Component;
  * after the warm-up ran at a fraction of the warm rate.
  */
 @Component
-class WarmUp implements ApplicationRunner {
+class WarmUp extends WarmUpRunner {
 
     private static final Logger log = LoggerFactory.getLogger(WarmUp.class);
 
@@ -53,61 +50,32 @@ class WarmUp implements ApplicationRunner {
 
     private final WarmUpProperties properties;
 
-    private final RedisKeyProperties keys;
-
-    private final StringRedisTemplate redis;
-
-    private final KafkaAdmin kafka;
-
     private volatile Outcome outcome;
 
     WarmUp(WarmUpProperties properties, RedisKeyProperties keys, StringRedisTemplate redis, KafkaAdmin kafka) {
+        super(properties.duration(), properties.scratch(), keys, redis, kafka);
         this.properties = properties;
-        this.keys = keys;
-        this.redis = redis;
-        this.kafka = kafka;
     }
 
-    /**
-     * Warms up, or says why it could not: a service whose Redis or broker is not there yet starts cold rather than
-     * not at all (its readiness says what it lacks).
-     */
     @Override
-    public void run(ApplicationArguments arguments) {
-        if (this.properties.duration().isZero() || this.properties.scratch()) {
-            return;
-        }
-        try {
-            warmUp(arguments);
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-        }
-        catch (Exception ex) {
-            log.warn("The warm-up failed; starting without it: {}", ex.toString());
-        }
-    }
-
-    private void warmUp(ApplicationArguments arguments) throws Exception {
+    protected void warmUp(ScratchCopy copy, String[] arguments) throws Exception {
         long started = System.nanoTime();
-        try (ScratchCopy copy = new ScratchCopy(this.keys.keyPrefix(), this.redis, this.kafka)) {
-            ConfigurableApplicationContext scratch = copy.start(IngestApplication.class,
-                    IngestApplication.CONFIG_NAME, arguments.getSourceArgs(), Map.of(
-                            "queuegate.ingest.warm-up.scratch", "true",
-                            "queuegate.ingest.noop-endpoint", "false",
-                            "queuegate.ingest.topic", copy.topic("entries"),
-                            "queuegate.ingest.leaves-topic", copy.topic("leaves"),
-                            "queuegate.ingest.retention", "1h",
-                            "spring.kafka.admin.auto-create", "true"));
-            scratch.getBean(QueueStore.class).save(PRODUCT, new QueueSettings(1_000, 1_000, 60, true));
-            int port = scratch.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
-            Outcome done = drive(port);
-            this.outcome = done;
-            log.info("Warmed up in {} ms: {} enters accepted and {} polls answered by a scratch copy of the service; "
-                    + "each second's enters so far and JIT time: {}",
-                    Duration.ofNanos(System.nanoTime() - started).toMillis(), done.accepted(), done.answered(),
-                    done.trace());
-        }
+        ConfigurableApplicationContext scratch = copy.start(IngestApplication.class, IngestApplication.CONFIG_NAME,
+                arguments, Map.of(
+                        "queuegate.ingest.warm-up.scratch", "true",
+                        "queuegate.ingest.noop-endpoint", "false",
+                        "queuegate.ingest.topic", copy.topic("entries"),
+                        "queuegate.ingest.leaves-topic", copy.topic("leaves"),
+                        "queuegate.ingest.retention", "1h",
+                        "spring.kafka.admin.auto-create", "true"));
+        scratch.getBean(QueueStore.class).save(PRODUCT, new QueueSettings(1_000, 1_000, 60, true));
+        int port = scratch.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
+        Outcome done = drive(port);
+        this.outcome = done;
+        log.info("Warmed up in {} ms: {} enters accepted and {} polls answered by a scratch copy of the service; "
+                + "each second's enters so far and JIT time: {}",
+                Duration.ofNanos(System.nanoTime() - started).toMillis(), done.accepted(), done.answered(),
+                done.trace());
     }
 
     /** What the last warm-up did; null before one ran. */
