@@ -4,19 +4,14 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.admission.AdmissionWorkerApplication;
 import io.queuegate.core.testing.TestSecrets;
+import io.queuegate.core.testing.WarmUpTraces;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,7 +19,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.kafka.test.EmbeddedKafkaBroker;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
@@ -91,12 +85,15 @@ class WarmUpTests {
         try (ConfigurableApplicationContext worker = startWorker()) {
             WarmUp.Outcome outcome = worker.getBean(WarmUp.class).outcome();
             assertThat(outcome).isNotNull();
-            assertThat(outcome.written()).as("enters the scratch copy wrote into its line").isGreaterThanOrEqualTo(5_000);
+            assertThat(outcome.written()).as("enters the scratch copy wrote into its line")
+                .isGreaterThanOrEqualTo(5_000);
 
-            assertThat(warmUpKeys()).as("Redis keys of a scratch copy left behind").isEmpty();
-            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(warmUpTopics())
-                .as("topics of a scratch copy left behind").isEmpty());
-            assertThat(recordsInTheEntriesTopic()).as("records in the entries topic").isZero();
+            assertThat(WarmUpTraces.keys(redis)).as("Redis keys of a scratch copy left behind").isEmpty();
+            await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(WarmUpTraces.topics(kafka.getBrokersAsString()))
+                    .as("topics of a scratch copy left behind").isEmpty());
+            assertThat(WarmUpTraces.records(kafka.getBrokersAsString(), ENTRIES_TOPIC))
+                .as("records in the entries topic").isZero();
             assertThat(worker.getBean(MeterRegistry.class).find("queuegate.line.appended").counters())
                 .allSatisfy((counter) -> assertThat(counter.count()).isZero());
         }
@@ -117,31 +114,5 @@ class WarmUpTests {
 
     private static Admin admin() {
         return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.getBrokersAsString()));
-    }
-
-    private static Set<String> warmUpKeys() {
-        try (var keys = redis.scan(ScanOptions.scanOptions().match("*warm-up-*").count(1000).build())) {
-            return keys.stream().collect(Collectors.toSet());
-        }
-    }
-
-    private static Set<String> warmUpTopics() throws Exception {
-        try (Admin admin = admin()) {
-            return admin.listTopics().names().get().stream()
-                .filter((topic) -> topic.contains("warm-up-"))
-                .collect(Collectors.toSet());
-        }
-    }
-
-    private static long recordsInTheEntriesTopic() {
-        Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.getBrokersAsString(),
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
-            Set<TopicPartition> partitions = consumer.partitionsFor(ENTRIES_TOPIC).stream()
-                .map((info) -> new TopicPartition(ENTRIES_TOPIC, info.partition()))
-                .collect(Collectors.toSet());
-            return consumer.endOffsets(partitions).values().stream().mapToLong(Long::longValue).sum();
-        }
     }
 }

@@ -1,22 +1,13 @@
 package io.queuegate.ingest.warmup;
 
 import java.time.Duration;
-import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.queuegate.core.testing.WarmUpTraces;
 import io.queuegate.ingest.IngestHttpTestSupport;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.data.redis.core.ScanOptions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -29,7 +20,7 @@ class WarmUpTests extends IngestHttpTestSupport {
 
     @Test
     void aStartingServiceRunsTheBurstsCodeThroughAScratchCopyAndLeavesNoTrace() {
-        long recordsBefore = recordsInTheEntriesTopic();
+        long recordsBefore = WarmUpTraces.records(this.brokers, TOPIC);
 
         try (ConfigurableApplicationContext service = startAnother(Duration.ofSeconds(2),
                 "--spring.kafka.bootstrap-servers=" + this.brokers)) {
@@ -38,10 +29,11 @@ class WarmUpTests extends IngestHttpTestSupport {
             assertThat(outcome.accepted()).as("enters the scratch copy accepted").isPositive();
             assertThat(outcome.answered()).as("polls it answered").isPositive();
 
-            assertThat(warmUpKeys()).as("Redis keys of the scratch copy left behind").isEmpty();
-            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(warmUpTopics())
+            assertThat(WarmUpTraces.keys(this.redis)).as("Redis keys of the scratch copy left behind").isEmpty();
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(WarmUpTraces.topics(this.brokers))
                 .as("topics of the scratch copy left behind").isEmpty());
-            assertThat(recordsInTheEntriesTopic()).as("records in the entries topic").isEqualTo(recordsBefore);
+            assertThat(WarmUpTraces.records(this.brokers, TOPIC)).as("records in the entries topic")
+                .isEqualTo(recordsBefore);
             MeterRegistry metrics = service.getBean(MeterRegistry.class);
             assertThat(metrics.find("queuegate.enters").counters())
                 .allSatisfy((counter) -> assertThat(counter.count()).isZero());
@@ -56,32 +48,6 @@ class WarmUpTests extends IngestHttpTestSupport {
             assertThat(service.isRunning()).isTrue();
             assertThat(service.getBean(WarmUp.class).outcome()).isNull();
             assertThat(get(portOf(service), "/livez").statusCode()).isEqualTo(200);
-        }
-    }
-
-    private Set<String> warmUpKeys() {
-        try (var keys = this.redis.scan(ScanOptions.scanOptions().match("*warm-up-*").count(1000).build())) {
-            return keys.stream().collect(Collectors.toSet());
-        }
-    }
-
-    private Set<String> warmUpTopics() throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, this.brokers))) {
-            return admin.listTopics().names().get().stream()
-                .filter((topic) -> topic.contains("warm-up-"))
-                .collect(Collectors.toSet());
-        }
-    }
-
-    private long recordsInTheEntriesTopic() {
-        Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, this.brokers,
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
-            Set<TopicPartition> partitions = consumer.partitionsFor(TOPIC).stream()
-                .map((info) -> new TopicPartition(TOPIC, info.partition()))
-                .collect(Collectors.toSet());
-            return consumer.endOffsets(partitions).values().stream().mapToLong(Long::longValue).sum();
         }
     }
 }

@@ -35,7 +35,8 @@ import org.springframework.kafka.core.KafkaAdmin;
  * service's too).
  *
  * <p>A service killed while it warms up cannot delete them; the next warm-up of any instance deletes what such a one
- * left ({@link #LEFTOVER_AGE} old: the copy's names carry the time it started, and no warm-up runs that long).
+ * left, in the same pass as its own ({@link #LEFTOVER_AGE} old: the copy's names carry the time it started, and no
+ * warm-up runs that long).
  */
 public final class ScratchCopy implements AutoCloseable {
 
@@ -83,7 +84,6 @@ public final class ScratchCopy implements AutoCloseable {
      */
     public ConfigurableApplicationContext start(Class<?> application, String configName, String[] arguments,
             Map<String, Object> settings) {
-        deleteLeftovers();
         SpringApplication copy = new SpringApplication(application);
         copy.setDefaultProperties(Map.of("spring.config.name", configName));
         copy.setBannerMode(Banner.Mode.OFF);
@@ -105,31 +105,20 @@ public final class ScratchCopy implements AutoCloseable {
         return this.context;
     }
 
-    /** Stops the copy, then deletes its keys and its topics; what cannot be deleted is logged, not thrown. */
+    /**
+     * Stops the copy, then deletes its keys and its topics, and those that killed warm-ups left; what cannot be deleted
+     * is logged, not thrown.
+     */
     @Override
     public void close() {
         if (this.context != null) {
             this.context.close();
         }
-        deleteKeys();
-        deleteTopics();
-    }
-
-    private void deleteKeys() {
-        unlinkMatching(this.keyPrefix + "*", (key) -> true);
-    }
-
-    private void deleteTopics() {
-        deleteTopicsMatching((topic) -> topic.startsWith(topicPrefix()));
-    }
-
-    /** What earlier warm-ups that were killed left behind, in any instance of any service. */
-    private void deleteLeftovers() {
         long before = System.currentTimeMillis() - LEFTOVER_AGE.toMillis();
-        unlinkMatching(this.servicePrefix + NAME + "*",
-                (key) -> startedBefore(key.substring(this.servicePrefix.length()), before));
-        deleteTopicsMatching((topic) -> topic.startsWith("queuegate." + NAME)
-                && startedBefore(topic.substring("queuegate.".length()), before));
+        unlinkMatching(this.servicePrefix + NAME + "*", (key) -> key.startsWith(this.keyPrefix)
+                || startedBefore(key.substring(this.servicePrefix.length()), before));
+        deleteTopicsMatching((topic) -> topic.startsWith(topicPrefix()) || (topic.startsWith("queuegate." + NAME)
+                && startedBefore(topic.substring("queuegate.".length()), before)));
     }
 
     /** Whether a name that starts with a copy's id ({@code warm-up-<millis>-...}) is of a copy started before then. */

@@ -3,7 +3,6 @@ package io.queuegate.core.warmup;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.function.LongSupplier;
 import java.util.stream.LongStream;
 
@@ -34,7 +33,6 @@ public record UntilCompiled(Duration cap, long work, Duration quiet) {
         long deadline = System.nanoTime() + this.cap.toNanos();
         long compiled = jit.getTotalCompilationTime();
         long[] lastSeconds = new long[SECONDS];
-        Arrays.fill(lastSeconds, Long.MAX_VALUE / SECONDS);
         StringBuilder trace = new StringBuilder();
         for (int second = 0; System.nanoTime() < deadline; second++) {
             Thread.sleep(1_000);
@@ -43,7 +41,8 @@ public record UntilCompiled(Duration cap, long work, Duration quiet) {
             lastSeconds[second % SECONDS] = compiling;
             long doneSoFar = done.getAsLong();
             trace.append(trace.isEmpty() ? "" : " ").append(doneSoFar).append('/').append(compiling).append("ms");
-            if (doneSoFar >= this.work && LongStream.of(lastSeconds).sum() < SECONDS * this.quiet.toMillis()) {
+            if (doneSoFar >= this.work && second >= SECONDS - 1
+                    && LongStream.of(lastSeconds).sum() < SECONDS * this.quiet.toMillis()) {
                 break;
             }
         }
