@@ -186,6 +186,8 @@ trap 'exit 143' TERM
 
 if [ "$START" = 1 ]; then
     export QUEUEGATE_INGEST_NOOP_ENDPOINT=true
+    # the load comes from one address, 127.0.0.1; the limits per client are measured on their own (bench/door.sh)
+    export QUEUEGATE_INGEST_PER_CLIENT_ENABLED="${QUEUEGATE_INGEST_PER_CLIENT_ENABLED:-false}"
     if [ -n "${BENCH_SERVICE_ENV:-}" ]; then
         read -r -a pairs <<<"$BENCH_SERVICE_ENV"
         for pair in "${pairs[@]}"; do

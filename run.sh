@@ -99,6 +99,14 @@ start_service() {
     local extra=()
     # the worker's port is its admin API: on loopback unless QUEUEGATE_ADMIN_ADDRESS says otherwise
     [ "$svc" = admission-worker ] && extra=(QUEUEGATE_ADMIN_ADDRESS="${QUEUEGATE_ADMIN_ADDRESS:-127.0.0.1}")
+    # ingest's limits per client address are for people on their own addresses; on this machine every client (the
+    # page, curl, a load test) is 127.0.0.1, so the local stack gives that one address the room of many people
+    # (a flood from here still meets 429). Set these variables, or QUEUEGATE_INGEST_PER_CLIENT_ENABLED, to change it.
+    [ "$svc" = ingest-service ] && extra=(
+        QUEUEGATE_INGEST_PER_CLIENT_ENTER_BURST="${QUEUEGATE_INGEST_PER_CLIENT_ENTER_BURST:-2000}"
+        QUEUEGATE_INGEST_PER_CLIENT_ENTERS_PER_MINUTE="${QUEUEGATE_INGEST_PER_CLIENT_ENTERS_PER_MINUTE:-6000}"
+        QUEUEGATE_INGEST_PER_CLIENT_POLL_BURST="${QUEUEGATE_INGEST_PER_CLIENT_POLL_BURST:-4000}"
+        QUEUEGATE_INGEST_PER_CLIENT_POLLS_PER_SECOND="${QUEUEGATE_INGEST_PER_CLIENT_POLLS_PER_SECOND:-2000}")
     env SERVER_PORT="${PORT[$svc]}" \
         MANAGEMENT_SERVER_PORT="${MANAGEMENT_PORT[$svc]}" \
         "${extra[@]}" \

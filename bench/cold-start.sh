@@ -78,7 +78,7 @@ for run in $(seq 1 "$RUNS"); do
     product=$((RANDOM * 32768 + RANDOM + 1000000000))
     log "run $run of $RUNS: Queuegate: starting the stack cold"
     t0=$(date +%s.%N)
-    QUEUEGATE_INGEST_NOOP_ENDPOINT=true "$ROOT/run.sh" --detach --no-build --no-demo >"$work/run.log" 2>&1 \
+    QUEUEGATE_INGEST_NOOP_ENDPOINT=true QUEUEGATE_INGEST_PER_CLIENT_ENABLED=false "$ROOT/run.sh" --detach --no-build --no-demo >"$work/run.log" 2>&1 \
         || { cat "$work/run.log" >&2; die "the stack did not start"; }
     queuegate_start=$(started_in "$t0")
     admin_token=$(cat "$LOCAL_DIR/admin-token")

@@ -1,6 +1,7 @@
 package io.queuegate.ingest;
 
 import java.time.Duration;
+import java.util.List;
 
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -30,6 +31,10 @@ import org.springframework.validation.annotation.Validated;
  *        whose CPU other work starved, 1 ms doubled the enters per round and took 27 % more enters per second; on a
  *        quiet one it left CPU idle in a closed loop of clients and took none more (docs/BENCHMARKS.md)
  * @param roundGatherBelow the round size from which a round goes out at once
+ * @param trustedProxies the proxies in front of ingest, as CIDRs or addresses; empty by default. A request from one
+ *        is known by the address its {@code X-Forwarded-For} gives (read from the right, past trusted proxies) for
+ *        the limits per client, and its connections are not held to the cap per address; no header of anyone else's
+ *        request is read
  * @param observeBurstPaths whether enters and polls get Spring's per-request HTTP observation (timer and span);
  *        off by default because it costs about 7 % of a poll's CPU (see BurstPathObservations)
  */
@@ -48,5 +53,6 @@ public record IngestProperties(
         @DefaultValue("7d") @NotNull Duration retention,
         @DefaultValue("false") boolean observeBurstPaths,
         @DefaultValue("0ms") @NotNull Duration roundGather,
-        @DefaultValue("64") @Min(1) int roundGatherBelow) {
+        @DefaultValue("64") @Min(1) int roundGatherBelow,
+        @DefaultValue @NotNull List<String> trustedProxies) {
 }

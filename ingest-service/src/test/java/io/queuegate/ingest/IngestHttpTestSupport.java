@@ -7,6 +7,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import io.queuegate.core.queue.QueueKeys;
@@ -34,7 +35,9 @@ import org.springframework.test.context.DynamicPropertySource;
         "spring.config.name=" + IngestApplication.CONFIG_NAME,
         "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}",
         // WarmUpTests warms up; the others start at once
-        "queuegate.ingest.warm-up.duration=0" })
+        "queuegate.ingest.warm-up.duration=0",
+        // every client of a test is 127.0.0.1; PerClientLimitsHttpTests turns the limits on
+        "queuegate.ingest.per-client.enabled=false" })
 @EmbeddedKafka(partitions = 12, topics = IngestHttpTestSupport.TOPIC)
 public abstract class IngestHttpTestSupport {
 
@@ -94,6 +97,9 @@ public abstract class IngestHttpTestSupport {
                 "--server.port=0", "--management.server.port=0", "--spring.main.banner-mode=off",
                 "--spring.kafka.admin.auto-create=false", "--queuegate.token.secret=" + TOKEN_SECRET,
                 "--queuegate.ingest.warm-up.duration=" + warmUp.toMillis() + "ms"));
+        if (Arrays.stream(settings).noneMatch((setting) -> setting.startsWith("--queuegate.ingest.per-client."))) {
+            args.add("--queuegate.ingest.per-client.enabled=false");
+        }
         args.addAll(List.of(settings));
         return new SpringApplicationBuilder(IngestApplication.class).run(args.toArray(String[]::new));
     }

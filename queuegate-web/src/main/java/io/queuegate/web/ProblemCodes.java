@@ -19,6 +19,9 @@ public final class ProblemCodes {
     public static final String TOKEN_NOT_ADMITTED = "token_not_admitted";
     public static final String SOLD_OUT = "sold_out";
     public static final String POLLED_TOO_SOON = "polled_too_soon";
+    public static final String TOO_MANY_REQUESTS = "too_many_requests";
+    public static final String PROOF_REQUIRED = "proof_required";
+    public static final String PROOF_INVALID = "proof_invalid";
     public static final String INTERNAL_ERROR = "internal_error";
     public static final String REQUEST_TIMEOUT = "request_timeout";
 

@@ -102,6 +102,8 @@ final class Stack {
         // the warm-ups compile the burst's code before a sale; a test's stack starts at once
         properties.put("queuegate.ingest.warm-up.duration", "0");
         properties.put("queuegate.admission.warm-up.duration", "0");
+        // every client of a test is 127.0.0.1, many users at once
+        properties.put("queuegate.ingest.per-client.enabled", "false");
         properties.put("spring.kafka.bootstrap-servers", this.infrastructure.kafkaBootstrapServers());
         properties.put("spring.data.redis.host", this.infrastructure.redisHost());
         properties.put("spring.data.redis.port", Integer.toString(this.infrastructure.redisPort()));

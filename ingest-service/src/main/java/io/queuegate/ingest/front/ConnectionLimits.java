@@ -2,8 +2,6 @@ package io.queuegate.ingest.front;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.util.Collection;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -16,7 +14,7 @@ import io.netty.util.AttributeKey;
  * healthy instance because strangers hold its sockets), but any other request on it is answered 503 with
  * {@code Retry-After} and the connection closed. The header deadline bounds how long such a connection is read.
  *
- * <p>A trusted proxy ({@code queuegate.ingest.front.trusted-proxies}) carries many clients on its connections, so
+ * <p>A trusted proxy ({@code queuegate.ingest.trusted-proxies}) carries many clients on its connections, so
  * the cap per address does not apply to it; the cap on all connections does. No other address is exempt, whatever a
  * request says of where it came from ({@code Forwarded}, {@code X-Forwarded-For}): those headers are never read.
  *
@@ -32,20 +30,20 @@ final class ConnectionLimits {
 
     private final AtomicInteger open = new AtomicInteger();
 
-    private final Set<InetAddress> trustedProxies;
+    private final ClientAddresses clients;
 
     private final ConcurrentHashMap<InetAddress, AtomicInteger> perClient = new ConcurrentHashMap<>();
 
-    ConnectionLimits(int maxConnections, int maxPerClient, Collection<InetAddress> trustedProxies) {
+    ConnectionLimits(int maxConnections, int maxPerClient, ClientAddresses clients) {
         this.maxConnections = maxConnections;
         this.maxPerClient = maxPerClient;
-        this.trustedProxies = Set.copyOf(trustedProxies);
+        this.clients = clients;
     }
 
     /** Counts a new connection, marks it when it is past a cap, and uncounts it when it closes. */
     void opened(Channel channel) {
         InetAddress client = channel.remoteAddress() instanceof InetSocketAddress address
-                && !this.trustedProxies.contains(address.getAddress()) ? address.getAddress() : null;
+                && !this.clients.isTrustedProxy(address.getAddress()) ? address.getAddress() : null;
         int all = this.open.incrementAndGet();
         // counted inside the map's own update of the address, so that a close removing it at once is never missed
         int fromClient = client == null ? 0 : this.perClient.compute(client, (key, count) -> {

@@ -22,10 +22,11 @@ class FrontConfiguration {
 
     @Bean
     IngestFront ingestFront(FrontProperties properties, ObjectProvider<FastPath> paths, ObjectProvider<HttpHandler> webFlux,
-            FrontReplies replies, IngestProperties ingest) {
+            FrontReplies replies, IngestProperties ingest, PerClientProperties perClient, MeterRegistry metrics) {
         List<FastPath> fastPaths = properties.fastPaths() ? paths.orderedStream().toList() : List.of();
         return new IngestFront(properties, fastPaths, new WebFluxStack(webFlux::getObject, replies,
-                ingest.maxBodyBytes()), replies, ingest.maxBodyBytes());
+                ingest.maxBodyBytes()), replies, ingest.maxBodyBytes(), new ClientAddresses(ingest.trustedProxies()),
+                perClient.enabled() ? new PerClientLimits(perClient, metrics) : null);
     }
 
     /**

@@ -1,8 +1,6 @@
 package io.queuegate.ingest.front;
 
-import java.net.InetAddress;
 import java.time.Duration;
-import java.util.List;
 
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -26,10 +24,8 @@ import org.springframework.validation.annotation.Validated;
  * @param maxConnections connections held at once; one past it is read only for a probe and otherwise answered 503
  *        with Retry-After and closed
  * @param maxConnectionsPerClient the same, for the connections of one remote address (many buyers may share one
- *        address behind a carrier's NAT, hence a generous default)
- * @param trustedProxies addresses of the proxies in front of ingest, if any: their connections carry many clients,
- *        so the cap per client address does not apply to them (the cap on all connections does); empty by default,
- *        and {@code Forwarded} or {@code X-Forwarded-*} headers never exempt anyone
+ *        address behind a carrier's NAT, hence a generous default); a trusted proxy
+ *        ({@code queuegate.ingest.trusted-proxies}) carries many clients, so this cap does not apply to it
  * @param maxInFlight requests being answered at once; past it a request (but a probe) is answered 503 with
  *        Retry-After at once
  * @param retryAfter the Retry-After of those 503s
@@ -44,7 +40,6 @@ public record FrontProperties(
         @DefaultValue("10s") @NotNull Duration bodyTimeout,
         @DefaultValue("20000") @Min(1) int maxConnections,
         @DefaultValue("512") @Min(1) int maxConnectionsPerClient,
-        @DefaultValue @NotNull List<InetAddress> trustedProxies,
         @DefaultValue("8192") @Min(1) int maxInFlight,
         @DefaultValue("1s") @NotNull Duration retryAfter) {
 }

@@ -1,5 +1,8 @@
 package io.queuegate.ingest.front;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -11,6 +14,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpVersion;
 import io.queuegate.web.ApiException;
+import io.queuegate.web.ProblemCodes;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
@@ -22,11 +26,12 @@ import reactor.netty.http.server.HttpServerRoutes;
 import reactor.netty.resources.LoopResources;
 
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.http.HttpStatus;
 
 /**
  * What ingest's one HTTP server (Reactor Netty, built by Spring Boot's {@code NettyReactiveWebServerFactory}) does
  * before and besides Spring WebFlux: the limits every client meets ({@link RequestDeadlines}, {@link ConnectionLimits},
- * the cap on requests in flight, idle keep-alive), the {@link FastPath}s that answer enters and polls on the event
+ * {@link PerClientLimits}, the cap on requests in flight, idle keep-alive), the {@link FastPath}s that answer enters and polls on the event
  * loops, and the hand-off of every other request to WebFlux on the same connection ({@link WebFluxStack}).
  *
  * <p>Why: on two cores Reactor Netty alone answers a request for half the CPU of a plain Spring Boot application, and
@@ -64,15 +69,22 @@ public final class IngestFront implements DisposableBean {
 
     private final AtomicInteger inFlight = new AtomicInteger();
 
+    private final ClientAddresses clients;
+
+    /** Null when per-client limits are off. */
+    private final PerClientLimits perClient;
+
     IngestFront(FrontProperties properties, List<FastPath> paths, WebFluxStack webFlux, FrontReplies replies,
-            long maxBodyBytes) {
+            long maxBodyBytes, ClientAddresses clients, PerClientLimits perClient) {
         this.properties = properties;
         this.paths = paths;
         this.webFlux = webFlux;
         this.replies = replies;
         this.maxBodyBytes = maxBodyBytes;
+        this.clients = clients;
+        this.perClient = perClient;
         this.limits = new ConnectionLimits(properties.maxConnections(), properties.maxConnectionsPerClient(),
-                properties.trustedProxies());
+                clients);
         int threads = properties.ioThreads() > 0 ? properties.ioThreads() : Runtime.getRuntime().availableProcessors();
         this.loops = LoopResources.create("ingest-http", threads, true);
     }
@@ -134,6 +146,13 @@ public final class IngestFront implements DisposableBean {
                     FrontReplies.requestId(request), ApiException.unavailable(
                             "Too many connections at once; try again shortly.", this.properties.retryAfter())));
         }
+        Duration wait = perClientRefusal(request);
+        if (wait != null) {
+            return RequestGate.swallow(request).then(this.replies.problem(request, response,
+                    FrontReplies.requestId(request), new ApiException(HttpStatus.TOO_MANY_REQUESTS,
+                            ProblemCodes.TOO_MANY_REQUESTS, "Too many requests from your address; try again in "
+                                    + Math.max(1, (wait.toMillis() + 999) / 1000) + " s.", wait)));
+        }
         if (this.inFlight.incrementAndGet() > this.properties.maxInFlight()) {
             this.inFlight.decrementAndGet();
             return RequestGate.swallow(request).then(this.replies.problem(request, response,
@@ -141,6 +160,25 @@ public final class IngestFront implements DisposableBean {
                             "Too many requests at once; try again shortly.", this.properties.retryAfter())));
         }
         return Mono.from(routes.apply(request, response)).doFinally((signal) -> this.inFlight.decrementAndGet());
+    }
+
+    /**
+     * Null when the request may go on; else how long its client must wait before another request of its kind (an
+     * enter, or a poll) is taken. Only enters, polls and challenge fetches are counted, each kind on its own.
+     */
+    private Duration perClientRefusal(HttpServerRequest request) {
+        if (this.perClient == null) {
+            return null;
+        }
+        PerClientLimits.Kind kind = PerClientLimits.kindOf(request.method().name(),
+                FrontReplies.pathOf(request.uri()));
+        InetSocketAddress remote = request.remoteAddress();
+        if (kind == null || remote == null || remote.getAddress() == null) {
+            return null;
+        }
+        InetAddress client = this.clients.clientOf(remote.getAddress(),
+                request.requestHeaders().getAll(ClientAddresses.FORWARDED_FOR));
+        return this.perClient.refusal(kind, client);
     }
 
     /** A scheduler that runs a task later on the request's own event loop (see {@link #laterOnTheLoop}). */

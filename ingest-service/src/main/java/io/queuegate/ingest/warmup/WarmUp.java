@@ -67,6 +67,9 @@ class WarmUp extends WarmUpRunner {
                         "queuegate.ingest.topic", copy.topic("entries"),
                         "queuegate.ingest.leaves-topic", copy.topic("leaves"),
                         "queuegate.ingest.retention", "1h",
+                        // the clients come through a proxy of loopback, each enter from an address of its own, so
+                        // that the limits per client are run as a sale runs them and never refuse the warm-up
+                        "queuegate.ingest.trusted-proxies", "127.0.0.1/32",
                         "spring.kafka.admin.auto-create", "true"));
         scratch.getBean(QueueStore.class).save(PRODUCT, new QueueSettings(1_000, 1_000, 60, true));
         int port = scratch.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
@@ -88,6 +91,7 @@ class WarmUp extends WarmUpRunner {
         AtomicLong enters = new AtomicLong();
         AtomicLong polls = new AtomicLong();
         AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong addresses = new AtomicLong();
         URI entries = URI.create("http://127.0.0.1:" + port + "/api/v1/queues/" + PRODUCT + "/entries");
         try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor();
                 HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -97,8 +101,10 @@ class WarmUp extends WarmUpRunner {
                 String client = "c" + c + "-";
                 running.add(clients.submit(() -> {
                     for (long n = 0; !stop.get(); n++) {
+                        String from = forwardedFor(addresses.getAndIncrement());
                         HttpResponse<String> entered = http.send(HttpRequest.newBuilder(entries)
                             .header("Content-Type", "application/json")
+                            .header("X-Forwarded-For", from)
                             .POST(HttpRequest.BodyPublishers.ofString("{\"userId\":\"" + client + n + "\"}"))
                             .build(), HttpResponse.BodyHandlers.ofString());
                         if (entered.statusCode() != 202) {
@@ -107,7 +113,7 @@ class WarmUp extends WarmUpRunner {
                         enters.incrementAndGet();
                         String token = JsonMapper.shared().readTree(entered.body()).get("token").asString();
                         HttpResponse<Void> polled = http.send(HttpRequest.newBuilder(URI.create(entries + "/" + token))
-                            .GET().build(), HttpResponse.BodyHandlers.discarding());
+                            .header("X-Forwarded-For", from).GET().build(), HttpResponse.BodyHandlers.discarding());
                         if (polled.statusCode() == 200) {
                             polls.incrementAndGet();
                         }
@@ -128,6 +134,12 @@ class WarmUp extends WarmUpRunner {
             }
             return new Outcome(enters.get(), polls.get(), trace);
         }
+    }
+
+    /** The n-th address of 198.18.0.0/15, the range set aside for benchmarks (RFC 2544). */
+    private static String forwardedFor(long n) {
+        long k = n % (1 << 17);
+        return "198." + (18 + (k >>> 16)) + "." + ((k >>> 8) & 0xff) + "." + (k & 0xff);
     }
 
     /**

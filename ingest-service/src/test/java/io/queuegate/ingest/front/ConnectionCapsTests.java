@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the cap per address, and no header makes anyone else one.
  */
 @TestPropertySource(properties = { "queuegate.ingest.front.max-connections-per-client=20",
-        "queuegate.ingest.front.trusted-proxies=127.0.0.2",
+        "queuegate.ingest.trusted-proxies=127.0.0.2",
         "queuegate.ingest.front.max-in-flight=3", "queuegate.ingest.front.body-timeout=5s" })
 class ConnectionCapsTests extends IngestHttpTestSupport {
 
