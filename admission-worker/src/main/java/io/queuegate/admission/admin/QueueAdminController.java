@@ -44,8 +44,8 @@ class QueueAdminController {
     }
 
     @PutMapping(path = "/{productId}", consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Create or change a queue", description = "maxPollsPerSecond, abandonAfterSeconds and "
-            + "opensAt are optional; left out, they are off (a change that leaves one out turns it off).")
+    @Operation(summary = "Create or change a queue", description = "maxPollsPerSecond, abandonAfterSeconds, "
+            + "opensAt and challengeMaxNumber are optional; left out, they are off (a change that leaves one out turns it off).")
     @ApiResponse(responseCode = "200", description = "The stored settings")
     @ApiResponse(responseCode = "400", description = "invalid_request: a number out of its range; nothing is "
             + "stored")
@@ -95,17 +95,18 @@ class QueueAdminController {
      * @param opensAt null when the sale opened at once
      * @param soldOut the product's stock is set and 0: nobody is admitted until it returns
      * @param seed the seed the early entrants' order was drawn from; published at the opening, null before
+     * @param challengeMaxNumber null when no proof of work is asked at join
      */
     record QueueResponse(long productId, int maxActive, int admitPerSecond, int entryTtlSeconds, boolean open,
             Integer maxPollsPerSecond, Integer abandonAfterSeconds, Long opensAt, long waiting, long active,
-            long admittedTotal, Double pace, boolean soldOut, String seed) {
+            long admittedTotal, Double pace, boolean soldOut, String seed, Integer challengeMaxNumber) {
 
         static QueueResponse of(long productId, QueueView view) {
             QueueSettings settings = view.settings();
             return new QueueResponse(productId, settings.maxActive(), settings.admitPerSecond(),
                     settings.entryTtlSeconds(), settings.open(), settings.maxPollsPerSecond(),
                     settings.abandonAfterSeconds(), settings.opensAt(), view.waiting(), view.active(),
-                    view.admittedTotal(), view.pace(), view.soldOut(), view.seed());
+                    view.admittedTotal(), view.pace(), view.soldOut(), view.seed(), settings.challengeMaxNumber());
         }
     }
 

@@ -41,14 +41,19 @@ class EnterController {
             name = HttpHeaders.LOCATION, description = "The token's status: /api/v1/queues/{productId}/entries/{token}",
             required = true, schema = @Schema(type = "string", format = "uri-reference")))
     @ApiResponse(responseCode = "400", description = "invalid_request: a malformed productId or body")
+    @ApiResponse(responseCode = "403", description = "proof_required: the line asks for a solved challenge; "
+            + "proof_invalid: the proof is malformed, expired, for another user or line, or used already")
     @ApiResponse(responseCode = "404", description = "queue_not_found")
+    @ApiResponse(responseCode = "429", description = "too_many_requests: this address entered too often; see "
+            + "Retry-After")
     @ApiResponse(responseCode = "409", description = "queue_closed")
     @ApiResponse(responseCode = "503", description = "unavailable: Kafka did not acknowledge in time; see Retry-After")
     @ResponseStatus(HttpStatus.ACCEPTED)
     Mono<EntryAccepted> enter(@PathVariable("productId") String productIdText,
             @Valid @RequestBody EnterRequest request, ServerWebExchange exchange) {
         long productId = ProductIds.parse(productIdText);
-        return Mono.fromFuture(this.enters.enter(productId, request.userId(), RequestIdWebFilter.of(exchange)))
+        return Mono.fromFuture(this.enters.enter(productId, request.userId(), request.proof(),
+                RequestIdWebFilter.of(exchange)))
             .doOnNext((accepted) -> exchange.getResponse().getHeaders()
                 .set(HttpHeaders.LOCATION, Enters.location(accepted)));
     }

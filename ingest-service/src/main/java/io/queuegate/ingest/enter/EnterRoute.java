@@ -69,11 +69,11 @@ class EnterRoute implements FastPath {
             return webFlux.handle(request, response);
         }
         return request.receive().aggregate().asByteArray().flatMap((body) -> {
-            String userId = userId(body);
-            if (userId == null) {
+            EnterRequest enter = valid(body);
+            if (enter == null) {
                 return webFlux.handle(request, response, body);
             }
-            return Mono.fromFuture(this.enters.enter(productId, userId, requestId))
+            return Mono.fromFuture(this.enters.enter(productId, enter.userId(), enter.proof(), requestId))
                 .flatMap((accepted) -> {
                     response.header(HttpHeaders.LOCATION, Enters.location(accepted));
                     return this.replies.answer(response, HttpResponseStatus.ACCEPTED, requestId, accepted);
@@ -82,11 +82,13 @@ class EnterRoute implements FastPath {
         });
     }
 
-    /** The body's user id when the body is a valid enter request; null for whatever WebFlux must refuse. */
-    private String userId(byte[] body) {
+    /** The body when it is a valid enter request; null for whatever WebFlux must refuse. */
+    private EnterRequest valid(byte[] body) {
         try {
             EnterRequest request = this.json.readValue(body, EnterRequest.class);
-            return request != null && UserIds.isValid(request.userId()) ? request.userId() : null;
+            return request != null && UserIds.isValid(request.userId())
+                    && (request.proof() == null || request.proof().length() <= EnterRequest.MAX_PROOF_LENGTH)
+                    ? request : null;
         }
         catch (JacksonException ex) {
             return null;

@@ -29,6 +29,9 @@ class Enters {
     private static final Executor QUEUE_READS = Executors.newThreadPerTaskExecutor(
             Thread.ofVirtual().name("queue-read-", 0).factory());
 
+    /** What {@link ProofOfWork#spend} returns for no proof at all: nothing to give back. */
+    private static final long NO_PROOF = Long.MIN_VALUE;
+
     private final TokenCodec tokens;
 
     private final QueueDirectory queues;
@@ -39,9 +42,13 @@ class Enters {
 
     private final Counter accepted;
 
-    Enters(TokenCodec tokens, QueueDirectory queues, EnterPublisher publisher, MeterRegistry metrics) {
+    private final ProofOfWork proofOfWork;
+
+    Enters(TokenCodec tokens, QueueDirectory queues, ProofOfWork proofOfWork, EnterPublisher publisher,
+            MeterRegistry metrics) {
         this.tokens = tokens;
         this.queues = queues;
+        this.proofOfWork = proofOfWork;
         this.publisher = publisher;
         this.metrics = metrics;
         this.accepted = metrics.counter("queuegate.enters", "outcome", "accepted");
@@ -52,18 +59,21 @@ class Enters {
      * {@link ApiException} to answer. Never blocks: the queue's state is read from Redis, on a thread of its own, only
      * when ingest does not know the queue yet.
      */
-    CompletableFuture<EntryAccepted> enter(long productId, String userId, String requestId) {
+    CompletableFuture<EntryAccepted> enter(long productId, String userId, String proof, String requestId) {
         if (!this.queues.knows(productId)) {
-            return CompletableFuture.supplyAsync(() -> enterKnown(productId, userId, requestId), QUEUE_READS)
+            return CompletableFuture.supplyAsync(() -> enterKnown(productId, userId, proof, requestId), QUEUE_READS)
                 .thenCompose((accepted) -> accepted);
         }
-        return enterKnown(productId, userId, requestId);
+        return enterKnown(productId, userId, proof, requestId);
     }
 
-    private CompletableFuture<EntryAccepted> enterKnown(long productId, String userId, String requestId) {
+    private CompletableFuture<EntryAccepted> enterKnown(long productId, String userId, String proof,
+            String requestId) {
         Token token;
+        long spent;
         try {
-            this.queues.requireOpen(productId);
+            QueueDirectory.Door door = this.queues.requireOpen(productId);
+            spent = door.asksForProof() ? this.proofOfWork.spend(productId, userId, proof) : NO_PROOF;
             token = this.tokens.issue(productId, userId);
         }
         catch (ApiException ex) {
@@ -72,6 +82,9 @@ class Enters {
         Entry entry = new Entry(token.value(), token.userId(), requestId, System.currentTimeMillis());
         return this.publisher.publish(productId, entry).handle((stored, failure) -> {
             if (failure != null) {
+                if (spent != NO_PROOF) {
+                    this.proofOfWork.giveBack(spent);
+                }
                 throw counted(Completions.rethrowable(failure));
             }
             this.accepted.increment();

@@ -14,7 +14,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
 /**
- * Whether a queue exists and is open, read from Redis at most once per {@code queueCacheTtl} per product.
+ * Whether a queue exists and is open, and whether it asks for proof of work at join, read from Redis at most once per {@code queueCacheTtl} per product.
  * A stale answer is served while it is re-read, so a slow or briefly absent Redis does not stall enters
  * for queues ingest already knows: the log, not Redis, absorbs the burst.
  */
@@ -23,23 +23,38 @@ class QueueDirectory {
 
     enum Availability { UNKNOWN, CLOSED, OPEN }
 
+    /**
+     * What the door needs to know of a queue.
+     *
+     * @param challengeMaxNumber the ALTCHA challenge's largest secret number; 0 when no proof is asked
+     */
+    record Door(Availability availability, int challengeMaxNumber) {
+
+        static final Door UNKNOWN = new Door(Availability.UNKNOWN, 0);
+
+        boolean asksForProof() {
+            return this.challengeMaxNumber > 0;
+        }
+    }
+
     /** How long a known answer may still be served while Redis cannot be read. */
     private static final Duration STALE_LIMIT = Duration.ofMinutes(5);
 
-    private final LoadingCache<Long, Availability> cache;
+    private final LoadingCache<Long, Door> cache;
 
     QueueDirectory(QueueStore store, IngestProperties properties) {
         this.cache = Caffeine.newBuilder()
             .maximumSize(100_000)
             .refreshAfterWrite(properties.queueCacheTtl())
             .expireAfterWrite(STALE_LIMIT)
-            .build(new CacheLoader<Long, Availability>() {
+            .build(new CacheLoader<Long, Door>() {
 
                 @Override
-                public Availability load(Long productId) {
+                public Door load(Long productId) {
                     return store.findSettings(productId)
-                        .map(settings -> settings.open() ? Availability.OPEN : Availability.CLOSED)
-                        .orElse(Availability.UNKNOWN);
+                        .map(settings -> new Door(settings.open() ? Availability.OPEN : Availability.CLOSED,
+                                settings.asksForProof() ? settings.challengeMaxNumber() : 0))
+                        .orElse(Door.UNKNOWN);
                 }
 
                 /**
@@ -48,9 +63,9 @@ class QueueDirectory {
                  * go on being accepted into it.
                  */
                 @Override
-                public Availability reload(Long productId, Availability old) {
-                    Availability now = load(productId);
-                    return now == Availability.UNKNOWN ? old : now;
+                public Door reload(Long productId, Door old) {
+                    Door now = load(productId);
+                    return now.availability() == Availability.UNKNOWN ? old : now;
                 }
             });
     }
@@ -60,14 +75,23 @@ class QueueDirectory {
         return this.cache.getIfPresent(productId) != null;
     }
 
-    /** Throws the problem a client should see unless the queue takes new entries. */
-    void requireOpen(long productId) {
-        switch (this.cache.get(productId)) {
-            case UNKNOWN -> throw new ApiException(HttpStatus.NOT_FOUND, ProblemCodes.QUEUE_NOT_FOUND,
-                    "No queue is configured for product " + productId + ".");
-            case CLOSED -> throw new ApiException(HttpStatus.CONFLICT, ProblemCodes.QUEUE_CLOSED,
+    /** The open queue's door; throws the problem a client should see unless the queue takes new entries. */
+    Door requireOpen(long productId) {
+        Door door = requireKnown(productId);
+        if (door.availability() == Availability.CLOSED) {
+            throw new ApiException(HttpStatus.CONFLICT, ProblemCodes.QUEUE_CLOSED,
                     "The queue for product " + productId + " is closed.");
-            case OPEN -> { }
         }
+        return door;
+    }
+
+    /** The queue's door, open or closed; throws 404 for a product without a queue. Reads Redis when not known. */
+    Door requireKnown(long productId) {
+        Door door = this.cache.get(productId);
+        if (door.availability() == Availability.UNKNOWN) {
+            throw new ApiException(HttpStatus.NOT_FOUND, ProblemCodes.QUEUE_NOT_FOUND,
+                    "No queue is configured for product " + productId + ".");
+        }
+        return door;
     }
 }

@@ -66,7 +66,7 @@ class EnterPublishingTests extends IngestHttpTestSupport {
             .hasValue("/api/v1/queues/" + this.product + "/entries/" + token);
         assertThat(new TokenCodec(TOKEN_SECRET).verify(token)).map(Token::userId).hasValue("alice");
 
-        List<ConsumerRecord<String, String>> records = recordsOfProduct();
+        List<ConsumerRecord<String, String>> records = EnterLog.records(this.brokers, this.product);
         assertThat(records).hasSize(1);
         ConsumerRecord<String, String> record = records.getFirst();
         assertThat(record.key()).isEqualTo(Long.toString(this.product));
@@ -84,9 +84,9 @@ class EnterPublishingTests extends IngestHttpTestSupport {
         HttpResponse<String> again = enter(this.port, "{\"userId\":\"alice\"}", Map.of());
         assertThat(again.statusCode()).isEqualTo(202);
         assertThat(JsonMapper.shared().readTree(again.body()).get("token").asString()).isEqualTo(token);
-        List<ConsumerRecord<String, String>> both = recordsOfProduct();
+        List<ConsumerRecord<String, String>> both = EnterLog.records(this.brokers, this.product);
         assertThat(both).hasSize(2);
-        assertThat(both).allSatisfy((r) -> assertThat(tokensOf(r)).containsExactly(token));
+        assertThat(both).allSatisfy((r) -> assertThat(EnterLog.tokensOf(r)).containsExactly(token));
         assertThat(both.get(0).partition()).isEqualTo(both.get(1).partition());
     }
 
@@ -107,8 +107,8 @@ class EnterPublishingTests extends IngestHttpTestSupport {
         }
         assertThat(accepted).hasSize(users);
 
-        List<ConsumerRecord<String, String>> records = recordsOfProduct();
-        List<String> logged = records.stream().flatMap((r) -> tokensOf(r).stream()).toList();
+        List<ConsumerRecord<String, String>> records = EnterLog.records(this.brokers, this.product);
+        List<String> logged = records.stream().flatMap((r) -> EnterLog.tokensOf(r).stream()).toList();
         assertThat(logged).hasSize(users).containsExactlyInAnyOrderElementsOf(accepted);
         // group commit: enters that arrived together went out in shared records
         assertThat(records).hasSizeLessThan(users);
@@ -132,7 +132,7 @@ class EnterPublishingTests extends IngestHttpTestSupport {
         assertThat(valid.statusCode()).isEqualTo(202);
         String token = JsonMapper.shared().readTree(valid.body()).get("token").asString();
 
-        List<ConsumerRecord<String, String>> records = recordsOfProduct();
+        List<ConsumerRecord<String, String>> records = EnterLog.records(this.brokers, this.product);
         assertThat(records).hasSize(1);
         JsonNode entry = JsonMapper.shared().readTree(records.getFirst().value()).get("entries").get(0);
         assertThat(entry.get("token").asString()).isEqualTo(token);
@@ -165,13 +165,7 @@ class EnterPublishingTests extends IngestHttpTestSupport {
             unreachable.close();
         }
         // nothing reached the real log either
-        assertThat(recordsOfProduct()).isEmpty();
-    }
-
-    private static List<String> tokensOf(ConsumerRecord<String, String> record) {
-        List<String> tokens = new ArrayList<>();
-        JsonMapper.shared().readTree(record.value()).get("entries").forEach((e) -> tokens.add(e.get("token").asString()));
-        return tokens;
+        assertThat(EnterLog.records(this.brokers, this.product)).isEmpty();
     }
 
     private HttpResponse<String> enter(int port, String body, Map<String, String> headers) {
@@ -181,33 +175,5 @@ class EnterPublishingTests extends IngestHttpTestSupport {
             .POST(HttpRequest.BodyPublishers.ofString(body));
         headers.forEach(request::header);
         return send(request);
-    }
-
-    /** Every record of this test's product, read from the start of every partition to its current end. */
-    private List<ConsumerRecord<String, String>> recordsOfProduct() {
-        Properties config = new Properties();
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, this.brokers);
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
-                new StringDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(TOPIC, Duration.ofSeconds(10)).stream()
-                .map((info) -> new TopicPartition(TOPIC, info.partition()))
-                .toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, Duration.ofSeconds(10));
-            List<ConsumerRecord<String, String>> records = new ArrayList<>();
-            long deadline = System.currentTimeMillis() + 20_000;
-            while (partitions.stream().anyMatch((p) -> consumer.position(p) < end.get(p))) {
-                assertThat(System.currentTimeMillis()).as("read the topic to its end in time").isLessThan(deadline);
-                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
-                    if (Long.toString(this.product).equals(record.key())) {
-                        records.add(record);
-                    }
-                }
-            }
-            return records;
-        }
     }
 }

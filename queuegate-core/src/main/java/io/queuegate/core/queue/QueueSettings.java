@@ -20,6 +20,8 @@ import jakarta.validation.constraints.NotNull;
  * @param opensAt epoch milliseconds the sale opens: nobody is admitted before, and everyone the line holds by then
  *        is placed in a random order published with its seed (README, "Fair start"). Null: open at once, in
  *        arrival order
+ * @param challengeMaxNumber proof of work at join: the largest secret number of the ALTCHA challenge an enter must
+ *        solve (the work is half of it, on average, SHA-256 hashes). Null or 0: no proof asked
  */
 public record QueueSettings(
         @Schema(example = "1000") @NotNull @Min(1) @Max(10_000_000) Integer maxActive,
@@ -37,10 +39,25 @@ public record QueueSettings(
                 + "Until then entering is allowed but nobody is admitted, and polls say WAITING with position null "
                 + "and opensAt; at the opening everyone already in line is placed in a random order drawn from a "
                 + "seed published then (GET queue: seed; audit: SHUFFLED). Unset: open at once, in arrival order")
-        @Min(0) @Max(32_503_680_000_000L) Long opensAt) {
+        @Min(0) @Max(32_503_680_000_000L) Long opensAt,
+        @Schema(example = "50000", nullable = true, description = "Proof of work at join: an enter must carry the "
+                + "solution (proof) of an ALTCHA challenge (GET .../challenge) whose secret number is at most this; "
+                + "a browser takes about 0.5 s for 50,000. Unset or 0: no proof asked")
+        @Min(0) @Max(10_000_000) Integer challengeMaxNumber) {
 
     /** Settings without the optional ones: the line as it behaved before they existed. */
     public QueueSettings(Integer maxActive, Integer admitPerSecond, Integer entryTtlSeconds, Boolean open) {
-        this(maxActive, admitPerSecond, entryTtlSeconds, open, null, null, null);
+        this(maxActive, admitPerSecond, entryTtlSeconds, open, null, null, null, null);
+    }
+
+    /** Settings without proof of work. */
+    public QueueSettings(Integer maxActive, Integer admitPerSecond, Integer entryTtlSeconds, Boolean open,
+            Integer maxPollsPerSecond, Integer abandonAfterSeconds, Long opensAt) {
+        this(maxActive, admitPerSecond, entryTtlSeconds, open, maxPollsPerSecond, abandonAfterSeconds, opensAt, null);
+    }
+
+    /** Whether an enter must carry a solved challenge. */
+    public boolean asksForProof() {
+        return this.challengeMaxNumber != null && this.challengeMaxNumber > 0;
     }
 }

@@ -19,7 +19,7 @@ public class QueueStore {
     private static final RedisScript<Long> SAVE_QUEUE = QueueScripts.of("save_queue", Long.class);
 
     private static final List<Object> FIELDS = List.of("maxActive", "admitPerSecond", "entryTtlSeconds", "open",
-            "maxPollsPerSecond", "abandonAfterSeconds", "opensAt");
+            "maxPollsPerSecond", "abandonAfterSeconds", "opensAt", "challengeMaxNumber");
 
     private final StringRedisTemplate redis;
 
@@ -58,7 +58,8 @@ public class QueueStore {
                 "open", settings.open().toString(),
                 "maxPollsPerSecond", optional(settings.maxPollsPerSecond()),
                 "abandonAfterSeconds", optional(settings.abandonAfterSeconds()),
-                "opensAt", optional(settings.opensAt()));
+                "opensAt", optional(settings.opensAt()),
+                "challengeMaxNumber", optional(settings.challengeMaxNumber()));
         this.redis.opsForSet().add(this.registry, Long.toString(productId));
     }
 
@@ -68,7 +69,7 @@ public class QueueStore {
             return Optional.empty();
         }
         return Optional.of(settings(values.get(0), values.get(1), values.get(2), values.get(3), values.get(4),
-                values.get(5), values.get(6)));
+                values.get(5), values.get(6), values.get(7)));
     }
 
     public Optional<QueueView> find(long productId) {
@@ -79,7 +80,7 @@ public class QueueStore {
             return Optional.empty();
         }
         QueueSettings settings = settings(reply.get(0), reply.get(1), reply.get(2), reply.get(3), reply.get(7),
-                reply.get(8), reply.get(11));
+                reply.get(8), reply.get(11), reply.get(13));
         Object pace = reply.get(9);
         Object stock = reply.get(10);
         Object seed = reply.get(12);
@@ -105,11 +106,12 @@ public class QueueStore {
     }
 
     private static QueueSettings settings(Object maxActive, Object admitPerSecond, Object entryTtlSeconds,
-            Object open, Object maxPollsPerSecond, Object abandonAfterSeconds, Object opensAt) {
+            Object open, Object maxPollsPerSecond, Object abandonAfterSeconds, Object opensAt,
+            Object challengeMaxNumber) {
         return new QueueSettings(Integer.valueOf(maxActive.toString()), Integer.valueOf(admitPerSecond.toString()),
                 Integer.valueOf(entryTtlSeconds.toString()), Boolean.valueOf(open.toString()),
                 integerOrNull(maxPollsPerSecond), integerOrNull(abandonAfterSeconds),
-                opensAt == null ? null : Long.valueOf(opensAt.toString()));
+                opensAt == null ? null : Long.valueOf(opensAt.toString()), integerOrNull(challengeMaxNumber));
     }
 
     private static Integer integerOrNull(Object value) {

@@ -1,0 +1,72 @@
+package io.queuegate.ingest.enter;
+
+import io.queuegate.core.token.UserIds;
+import io.queuegate.web.ApiException;
+import io.queuegate.web.ProblemCodes;
+import io.queuegate.web.ProductIds;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import org.altcha.altcha.Altcha;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+import org.springframework.http.CacheControl;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Hands out the proof-of-work challenge of a line that asks for one ({@code challengeMaxNumber}). */
+@RestController
+@Tag(name = "entries", description = "Enter a product's line, poll your place, leave")
+class ChallengeController {
+
+    private final QueueDirectory queues;
+
+    private final ProofOfWork proofOfWork;
+
+    ChallengeController(QueueDirectory queues, ProofOfWork proofOfWork) {
+        this.queues = queues;
+        this.proofOfWork = proofOfWork;
+    }
+
+    @GetMapping(path = "/api/v1/queues/{productId}/challenge", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Fetch a proof-of-work challenge", description = "ALTCHA's challenge (algorithm, challenge, "
+            + "maxnumber, salt, signature) for this user in this line. Find the number n (0..maxnumber) for which "
+            + "SHA-256(salt + n) is the challenge, and enter with proof = base64 of {algorithm, challenge, number, "
+            + "salt, signature}. A proof is good for this user and line, once, until the expiry in its salt.")
+    @ApiResponse(responseCode = "200", description = "The challenge")
+    @ApiResponse(responseCode = "400", description = "invalid_request: a malformed productId or userId")
+    @ApiResponse(responseCode = "404", description = "queue_not_found, or not_found: this line asks for no proof")
+    Mono<ResponseEntity<Challenge>> challenge(@PathVariable("productId") String productIdText,
+            @Parameter(description = "who will enter with the proof", example = "u-1")
+            @RequestParam(name = "userId", required = false) String userId) {
+        long productId = ProductIds.parse(productIdText);
+        if (!UserIds.isValid(userId)) {
+            throw ApiException.invalidRequest("userId must be 1-64 characters of [A-Za-z0-9._@:-].");
+        }
+        Mono<ResponseEntity<Challenge>> answer = Mono.fromCallable(() -> challenge(productId, userId));
+        // a line ingest does not know yet is read from Redis, never on an event loop
+        return this.queues.knows(productId) ? answer : answer.subscribeOn(Schedulers.boundedElastic());
+    }
+
+    private ResponseEntity<Challenge> challenge(long productId, String userId) {
+        QueueDirectory.Door door = this.queues.requireKnown(productId);
+        if (!door.asksForProof()) {
+            throw new ApiException(HttpStatus.NOT_FOUND, ProblemCodes.NOT_FOUND,
+                    "The line of product " + productId + " asks for no proof of work: enter without one.");
+        }
+        Altcha.Challenge challenge = this.proofOfWork.challenge(productId, userId, door.challengeMaxNumber());
+        return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(new Challenge(challenge.algorithm,
+                challenge.challenge, challenge.maxnumber, challenge.salt, challenge.signature));
+    }
+
+    /** ALTCHA's challenge, as its widgets and libraries read it. */
+    record Challenge(String algorithm, String challenge, long maxnumber, String salt, String signature) {
+    }
+}

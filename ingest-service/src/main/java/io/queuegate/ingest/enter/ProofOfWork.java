@@ -1,0 +1,176 @@
+package io.queuegate.ingest.enter;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.Map;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.queuegate.core.token.TokenProperties;
+import io.queuegate.web.ApiException;
+import io.queuegate.web.ProblemCodes;
+import org.altcha.altcha.Altcha;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+
+/**
+ * Proof of work at join with ALTCHA's protocol and its Java library ({@code org.altcha:altcha}): a challenge is the
+ * SHA-256 of a salt and a secret number, signed with a key only ingest holds; a client finds the number by trying
+ * them all, a verifier checks one hash and one HMAC. The salt carries its expiry, the product and the user it was
+ * handed to, all under the signature, so ingest keeps no state to check a proof: one solution is one user's place in
+ * one line, until it expires. What it does keep is the proofs already used (a bounded cache per instance), so that
+ * one solution enters once.
+ */
+@Component
+class ProofOfWork {
+
+    private static final String PRODUCT = "product";
+
+    private static final String USER = "user";
+
+    private static final JsonMapper JSON = JsonMapper.builder()
+        .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+        .build();
+
+    private final String key;
+
+    private final Duration expires;
+
+    /** The used proofs, by the first 64 bits of their challenge, until they expire. */
+    private final Cache<Long, Boolean> used;
+
+    ProofOfWork(TokenProperties tokens, ChallengeProperties properties) {
+        this.key = derivedKey(tokens.secret());
+        this.expires = properties.expires();
+        this.used = Caffeine.newBuilder().maximumSize(properties.rememberedProofs())
+            .expireAfterWrite(properties.expires()).build();
+    }
+
+    /** A challenge for this user in this product's line, whose secret number is at most {@code maxNumber}. */
+    Altcha.Challenge challenge(long productId, String userId, int maxNumber) {
+        return challenge(productId, userId, maxNumber, Instant.now().plus(this.expires));
+    }
+
+    /** The same, expiring at the given instant. */
+    Altcha.Challenge challenge(long productId, String userId, int maxNumber, Instant expires) {
+        try {
+            return Altcha.createChallenge(new Altcha.ChallengeOptions()
+                .setAlgorithm(Altcha.Algorithm.SHA256)
+                .setMaxNumber((long) maxNumber)
+                .setSecureRandomNumber(true)
+                .setExpires(expires.getEpochSecond())
+                .addParam(PRODUCT, Long.toString(productId))
+                .addParam(USER, userId)
+                .setHmacKey(this.key));
+        }
+        catch (Exception ex) {
+            throw new IllegalStateException("an ALTCHA challenge could not be made", ex);
+        }
+    }
+
+    /**
+     * Takes the proof for this user's enter: returns what {@link #giveBack} needs should the enter fail after all,
+     * or throws 403 {@code proof_required} (none) or {@code proof_invalid} (malformed, wrongly signed, expired, solved
+     * for another user or line, or used already).
+     */
+    long spend(long productId, String userId, String proof) {
+        if (proof == null || proof.isEmpty()) {
+            throw refusal(ProblemCodes.PROOF_REQUIRED, "This line asks for a solved challenge (proof) with the enter: "
+                    + "GET /api/v1/queues/" + productId + "/challenge?userId=... and solve it.");
+        }
+        Altcha.Payload payload = payload(proof);
+        if (payload == null || !verified(payload)) {
+            throw invalid();
+        }
+        Map<String, String> params;
+        try {
+            params = Altcha.extractParams(payload.salt);
+        }
+        catch (Exception ex) {
+            throw invalid();
+        }
+        if (!Long.toString(productId).equals(params.get(PRODUCT)) || !userId.equals(params.get(USER))) {
+            throw invalid();
+        }
+        long id = HexFormat.fromHexDigitsToLong(payload.challenge, 0, 16);
+        if (this.used.asMap().putIfAbsent(id, Boolean.TRUE) != null) {
+            throw invalid();
+        }
+        return id;
+    }
+
+    /** The enter the proof was spent on was not accepted (Kafka refused it): the proof may be used again. */
+    void giveBack(long spent) {
+        this.used.invalidate(spent);
+    }
+
+    private boolean verified(Altcha.Payload payload) {
+        if (!"SHA-256".equals(payload.algorithm) || payload.number == null || payload.number < 0
+                || payload.challenge == null || payload.challenge.length() != 64 || payload.salt == null
+                || payload.signature == null) {
+            return false;
+        }
+        try {
+            return Altcha.verifySolution(payload, this.key, true);
+        }
+        catch (Exception ex) {
+            return false;
+        }
+    }
+
+    /** The ALTCHA payload, base64 of JSON; null for anything else. */
+    private static Altcha.Payload payload(String proof) {
+        try {
+            Submitted submitted = JSON.readValue(Base64.getDecoder().decode(proof), Submitted.class);
+            if (submitted == null) {
+                return null;
+            }
+            Altcha.Payload payload = new Altcha.Payload();
+            payload.algorithm = submitted.algorithm();
+            payload.challenge = submitted.challenge();
+            payload.number = submitted.number();
+            payload.salt = submitted.salt();
+            payload.signature = submitted.signature();
+            return payload;
+        }
+        catch (IllegalArgumentException | JacksonException ex) {
+            return null;
+        }
+    }
+
+    /** The challenges' own key: derived from the token secret, so that no signature of one kind passes as the other. */
+    private static String derivedKey(String secret) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+            return HexFormat.of().formatHex(mac.doFinal("queuegate proof-of-work key".getBytes(StandardCharsets.UTF_8)));
+        }
+        catch (GeneralSecurityException ex) {
+            throw new IllegalStateException("HMAC-SHA256 is not available", ex);
+        }
+    }
+
+    private static ApiException invalid() {
+        return refusal(ProblemCodes.PROOF_INVALID, "The proof is not a solution of a challenge for this user and "
+                + "line, has expired, or was used already; fetch a new challenge.");
+    }
+
+    private static ApiException refusal(String code, String detail) {
+        return new ApiException(HttpStatus.FORBIDDEN, code, detail);
+    }
+
+    /** What a client sends: ALTCHA's payload. */
+    private record Submitted(String algorithm, String challenge, Long number, String salt, String signature) {
+    }
+}
