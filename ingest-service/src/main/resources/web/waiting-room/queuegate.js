@@ -4,7 +4,9 @@
  *   <script src="https://queue.example.com/queuegate.js"></script>
  *   const line = Queuegate.line({ productId: 1, ingestUrl: 'https://queue.example.com',
  *                                 bookingUrl: 'https://booking.example.com' });
- *   await line.join('alice');                    // 202: the place is kept; the token is saved in localStorage
+ *   await line.join('alice', onChecking);        // 202: the place is kept; the token is saved in localStorage
+ *                                                // (a line that asks for proof of work: the challenge is solved
+ *                                                // in a Web Worker first, onChecking(elapsedMs) while it runs)
  *   const stop = line.watch(onStatus, onProblem); // polls at the pace the server asks for, backs off on errors
  *   const booking = await line.book(1);          // once AVAILABLE; a refusal throws Queuegate.Refusal
  *   await line.leave();                          // gives the place up and forgets it
@@ -87,6 +89,42 @@
         retryAfterMs(response));
   }
 
+  /**
+   * The solving worker, from ingest's altcha-worker.js: started from its URL on ingest's own origin, else (a shop's
+   * page on another origin, where a browser starts no worker from a foreign URL) from its text.
+   */
+  async function solvingWorker(ingestUrl) {
+    var url = ingestUrl + '/altcha-worker.js';
+    if (new URL(url, global.location.href).origin === global.location.origin) {
+      return new Worker(url);
+    }
+    var text = await (await fetch(url, { credentials: 'omit' })).text();
+    return new Worker(URL.createObjectURL(new Blob([text], { type: 'text/javascript' })));
+  }
+
+  /** The challenge's number, found by a Web Worker (null when none matches). */
+  async function solveInWorker(ingestUrl, challenge) {
+    var worker;
+    try {
+      worker = await solvingWorker(ingestUrl);
+    } catch (e) {
+      throw new Refusal(0, 'network', 'The browser check could not start.', null);
+    }
+    return new Promise(function (resolve, reject) {
+      worker.onmessage = function (event) {
+        if ('number' in event.data) {
+          worker.terminate();
+          resolve(event.data.number);
+        }
+      };
+      worker.onerror = function () {
+        worker.terminate();
+        reject(new Refusal(0, 'network', 'The browser check could not run.', null));
+      };
+      worker.postMessage(challenge);
+    });
+  }
+
   function jittered(ms) {
     return Math.round(ms * (1 + Math.random() * JITTER));
   }
@@ -141,14 +179,45 @@
     }
 
     /**
-     * Enters the line. Entering again with the same user id keeps the same place.
+     * Enters the line. Entering again with the same user id keeps the same place. When the line asks for proof of
+     * work (403 proof_required, or proof_invalid for a proof that expired), fetches its challenge, solves it in a
+     * Web Worker and enters with the proof.
+     * @param {function(number)} [onChecking] called with the milliseconds spent while a challenge is being solved
      * @returns {Promise<object>} the accepted entry: {token, productId, status: 'PENDING'}
      */
-    async join(userId) {
-      var result = await call('POST', this.entryUrl(), { userId: userId });
+    async join(userId, onChecking) {
+      var result;
+      try {
+        result = await call('POST', this.entryUrl(), { userId: userId });
+      } catch (refusal) {
+        if (refusal.code !== 'proof_required' && refusal.code !== 'proof_invalid') {
+          throw refusal;
+        }
+        var proof = await this.solve(userId, onChecking || function () {});
+        result = await call('POST', this.entryUrl(), { userId: userId, proof: proof });
+      }
       this.forget();
       this.save({ token: result.body.token, userId: userId });
       return result.body;
+    }
+
+    /** Fetches and solves this line's proof-of-work challenge for the user: ALTCHA's payload, base64. */
+    async solve(userId, onChecking) {
+      var challenge = (await call('GET', this.ingestUrl + '/api/v1/queues/' + encodeURIComponent(this.productId)
+          + '/challenge?userId=' + encodeURIComponent(userId))).body;
+      var started = Date.now();
+      var timer = setInterval(function () { onChecking(Date.now() - started); }, 100);
+      try {
+        var number = await solveInWorker(this.ingestUrl, challenge);
+        if (number === null) {
+          throw new Refusal(403, 'proof_invalid', 'The challenge could not be solved.', null);
+        }
+        return global.btoa(JSON.stringify({ algorithm: challenge.algorithm, challenge: challenge.challenge,
+          number: number, salt: challenge.salt, signature: challenge.signature }));
+      } finally {
+        clearInterval(timer);
+        onChecking(Date.now() - started);
+      }
     }
 
     /**

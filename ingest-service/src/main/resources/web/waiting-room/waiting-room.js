@@ -255,6 +255,9 @@
         return 'This waiting room is closed right now. Please try again later.';
       case 'queue_not_found':
         return 'There is no waiting room for this product.';
+      case 'proof_invalid':
+      case 'proof_required':
+        return 'Your browser could not be checked. Please try again.';
       case 'invalid_request':
         return 'Please check your user ID: letters, digits and . _ @ : - only, up to 64 characters.';
       default:
@@ -284,7 +287,9 @@
     button.disabled = true;
     button.textContent = 'Joining…';
     try {
-      await line.join(userId);
+      await line.join(userId, function (elapsedMs) {
+        button.textContent = 'Checking your browser… ' + (elapsedMs / 1000).toFixed(1) + ' s';
+      });
       say('');
       show('waiting-view');
       $('pending').hidden = false;

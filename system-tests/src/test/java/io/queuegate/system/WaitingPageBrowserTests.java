@@ -143,6 +143,39 @@ class WaitingPageBrowserTests {
     }
 
     @Test
+    void aLineThatAsksForProofOfWorkChecksTheBrowserWithProgressShownThenBooks() {
+        long productId = Stack.newProduct();
+        this.products.add(productId);
+        // about 0.1 s of hashing on average in a browser: long enough to be seen, short enough for a test
+        Reply configured = this.stack.send("PUT", Stack.url(this.stack.worker, "/api/v1/queues/" + productId),
+                "{\"maxActive\":1,\"admitPerSecond\":10,\"entryTtlSeconds\":120,\"open\":true,"
+                        + "\"challengeMaxNumber\":20000}", "application/json",
+                Map.of("Authorization", "Bearer " + Stack.ADMIN_TOKEN));
+        assertThat(configured.status()).isEqualTo(200);
+        assertThat(this.stack.setStock(productId, 1).status()).isEqualTo(200);
+        // an enter through the API without a proof is refused
+        Reply bare = this.stack.enter(productId, "no-proof");
+        assertThat(bare.status()).isEqualTo(403);
+        assertThat(bare.text("code")).isEqualTo("proof_required");
+
+        Browser browser = desktop();
+        browser.open(page(productId));
+        // the button's text is recorded at each change, so that a check shorter than a poll is still seen
+        browser.script("window.__seen = []; var b = document.getElementById('join');"
+                + "new MutationObserver(function () { window.__seen.push(b.textContent); })"
+                + ".observe(b, {childList: true, characterData: true, subtree: true});");
+        join(browser, "pow-user");
+        browser.awaitText("#available-heading", "It's your turn");
+        @SuppressWarnings("unchecked")
+        List<String> seen = (List<String>) browser.script("return window.__seen;");
+        assertThat(seen).anySatisfy((text) -> assertThat(text).matches("Checking your browser… \\d+\\.\\d s"));
+        browser.find("#book").click();
+        browser.awaitText("#done-heading", "Booked!");
+        // the page learns that the line asks for a proof from the first enter's 403
+        assertThat(browser.consoleErrors("403")).isEmpty();
+    }
+
+    @Test
     void aReloadKeepsThePlaceAndLeavingGivesItUp() {
         long productId = queue(1, 120, 5);
         enterAndAwait(productId, "holder", "AVAILABLE");
