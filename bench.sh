@@ -10,6 +10,8 @@
 #   ./bench.sh --only=cold           a burst right after a cold start, beside the yardsticks started cold
 #                                    (bench/cold-start.sh, about 15 minutes; its options: --runs=N --windows=N
 #                                    --yardstick-windows=N --window=S --no-yardsticks; the stack must be stopped)
+#   ./bench.sh --only=door           what the limits per client and proof of work cost an enter (bench/door.sh,
+#                                    about 8 minutes; --rounds=N --window=S --max-number=N; the stack must be stopped)
 # The rate figures (status, ingest) start two yardstick apps of module yardsticks/ for their duration, with the
 # services' JVM options: a plain no-op Spring Boot app on :8090 and the seed's synchronous Redis design on :8091.
 # Options of this script:
@@ -41,7 +43,7 @@ BENCH_JAR="$ROOT/bench/target/queuegate-bench-$VERSION-exec.jar"
 PORTS=(8080 8081 8082)
 YARDSTICK_MODULES="yardsticks/plain-noop,yardsticks/seed-design"
 
-usage() { sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; }
 
 BUILD=1
 RESTART=0
@@ -53,6 +55,7 @@ PASS=()
 FROM_JSON=0
 ONLY_YARDSTICKS=0
 ONLY_COLD=0
+ONLY_DOOR=0
 for arg in "$@"; do
     case "$arg" in
         --no-build) BUILD=0 ;;
@@ -66,6 +69,7 @@ for arg in "$@"; do
         --from-json=*) FROM_JSON=1; PASS+=("$arg") ;;
         --only=yardsticks) ONLY_YARDSTICKS=1; PASS+=("$arg") ;;
         --only=cold) ONLY_COLD=1 ;;
+        --only=door) ONLY_DOOR=1 ;;
         --*) PASS+=("$arg") ;;
         *) usage >&2; die "unknown argument: $arg" ;;
     esac
@@ -77,6 +81,11 @@ export MAVEN_OPTS="${MAVEN_OPTS:---sun-misc-unsafe-memory-access=allow}"
 if [ "$ONLY_COLD" = 1 ]; then
     [ "$BUILD" = 1 ] || PASS+=(--no-build)
     exec "$ROOT/bench/cold-start.sh" "${PASS[@]}"
+fi
+
+if [ "$ONLY_DOOR" = 1 ]; then
+    [ "$BUILD" = 1 ] || PASS+=(--no-build)
+    exec "$ROOT/bench/door.sh" "${PASS[@]}"
 fi
 
 if [ "$FROM_JSON" = 1 ]; then
