@@ -1,7 +1,7 @@
 #!lua
--- Takes a user out of the line or frees their entry slot (the user left).
+-- Takes a user out of the line or frees their entry slot (the user left, or the operator revoked the place).
 -- KEYS[1] waiting:{p}   KEYS[2] entry:{p}   KEYS[3] gone:{p}   KEYS[4] stats:{p}   KEYS[5] audit:{p}
--- ARGV[1] user id   ARGV[2] now in epoch ms, or 0 to read Redis TIME
+-- ARGV[1] user id   ARGV[2] now in epoch ms, or 0 to read Redis TIME   ARGV[3] the audit's type: LEFT or REVOKED
 -- Returns 1 when the user held a place, 0 otherwise.
 --
 -- The user is recorded in gone:{p} even without a place: a user who leaves before the enter event was applied
@@ -14,6 +14,6 @@ redis.call('SADD', KEYS[3], user)
 if removed > 0 then
   redis.call('HINCRBY', KEYS[4], 'leftTotal', 1)
   local now = now_ms(tonumber(ARGV[2]))
-  redis.call('XADD', KEYS[5], 'MAXLEN', '~', 100000, '*', 'type', 'LEFT', 'at', now, 'users', user)
+  redis.call('XADD', KEYS[5], 'MAXLEN', '~', 100000, '*', 'type', ARGV[3] or 'LEFT', 'at', now, 'users', user)
 end
 return removed

@@ -38,7 +38,7 @@ final class SaleLedger {
     }
 
     /**
-     * One audit event: ADMITTED gives an entry until {@code expiresAt}; EXPIRED, LEFT, CONSUMED and ABANDONED take the
+     * One audit event: ADMITTED gives an entry until {@code expiresAt}; EXPIRED, LEFT, REVOKED, CONSUMED and ABANDONED take the
      * place away for good; RESTORED (a booking undone) gives the entry back with the expiry it had; SHUFFLED (a fair
      * start's opening) re-placed its users by its seed, which the line's replay alone would not (it places everyone in
      * arrival order), so its users and seed are kept; an opening with another seed (opensAt moved and the sale opened
@@ -57,7 +57,7 @@ final class SaleLedger {
                         sale.admittedUntil.put(user, expiresAt);
                     }
                 }
-                case "EXPIRED", "LEFT", "CONSUMED", "ABANDONED" -> sale.gone.add(user);
+                case "EXPIRED", "LEFT", "REVOKED", "CONSUMED", "ABANDONED" -> sale.gone.add(user);
                 case "RESTORED" -> sale.gone.remove(user);
                 case "SHUFFLED" -> sale.shuffled.add(user);
                 default -> {

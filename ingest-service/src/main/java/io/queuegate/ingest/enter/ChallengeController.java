@@ -8,7 +8,6 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import org.altcha.altcha.Altcha;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
@@ -21,7 +20,11 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Hands out the proof-of-work challenge of a line that asks for one ({@code challengeMaxNumber}). */
+/**
+ * Hands out the proof-of-work challenge of a line that asks for one ({@code challengeMaxNumber}). The HTTP front
+ * ({@link ChallengeRoute}) answers well-formed same-origin fetches for a line it knows itself; this controller answers
+ * the rest (refusals, cross-origin fetches) and describes the API.
+ */
 @RestController
 @Tag(name = "entries", description = "Enter a product's line, poll your place, leave")
 class ChallengeController {
@@ -61,12 +64,7 @@ class ChallengeController {
             throw new ApiException(HttpStatus.NOT_FOUND, ProblemCodes.NOT_FOUND,
                     "The line of product " + productId + " asks for no proof of work: enter without one.");
         }
-        Altcha.Challenge challenge = this.proofOfWork.challenge(productId, userId, door.challengeMaxNumber());
-        return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(new Challenge(challenge.algorithm,
-                challenge.challenge, challenge.maxnumber, challenge.salt, challenge.signature));
-    }
-
-    /** ALTCHA's challenge, as its widgets and libraries read it. */
-    record Challenge(String algorithm, String challenge, long maxnumber, String salt, String signature) {
+        return ResponseEntity.ok().cacheControl(CacheControl.noStore())
+            .body(this.proofOfWork.challenge(productId, userId, door.challengeMaxNumber()));
     }
 }

@@ -58,14 +58,15 @@ class ProofOfWork {
     }
 
     /** A challenge for this user in this product's line, whose secret number is at most {@code maxNumber}. */
-    Altcha.Challenge challenge(long productId, String userId, int maxNumber) {
+    Challenge challenge(long productId, String userId, int maxNumber) {
         return challenge(productId, userId, maxNumber, Instant.now().plus(this.expires));
     }
 
     /** The same, expiring at the given instant. */
-    Altcha.Challenge challenge(long productId, String userId, int maxNumber, Instant expires) {
+    Challenge challenge(long productId, String userId, int maxNumber, Instant expires) {
+        Altcha.Challenge challenge;
         try {
-            return Altcha.createChallenge(new Altcha.ChallengeOptions()
+            challenge = Altcha.createChallenge(new Altcha.ChallengeOptions()
                 .setAlgorithm(Altcha.Algorithm.SHA256)
                 .setMaxNumber((long) maxNumber)
                 .setSecureRandomNumber(true)
@@ -77,6 +78,8 @@ class ProofOfWork {
         catch (Exception ex) {
             throw new IllegalStateException("an ALTCHA challenge could not be made", ex);
         }
+        return new Challenge(challenge.algorithm, challenge.challenge, challenge.maxnumber, challenge.salt,
+                challenge.signature);
     }
 
     /**

@@ -49,7 +49,7 @@ class ProofOfWorkTests {
 
     @Test
     void anExpiredProofOrOneSignedWithAnotherKeyIsRefused() {
-        Altcha.Challenge expired = this.proofOfWork.challenge(42, "alice", 5_000, Instant.now().minusSeconds(5));
+        Challenge expired = this.proofOfWork.challenge(42, "alice", 5_000, Instant.now().minusSeconds(5));
         assertRefused(() -> this.proofOfWork.spend(42, "alice", encoded(solution(expired))), "proof_invalid");
         ProofOfWork otherKey = new ProofOfWork(new TokenProperties("another-deployments-secret"),
                 new ChallengeProperties(Duration.ofMinutes(10), 1000));
@@ -88,16 +88,16 @@ class ProofOfWorkTests {
         return solution(issuer.challenge(productId, userId, 5_000));
     }
 
-    private static Map<String, Object> solution(Altcha.Challenge challenge) {
+    private static Map<String, Object> solution(Challenge challenge) {
         try {
-            Altcha.Solution solution = Altcha.solveChallenge(challenge.challenge, challenge.salt,
-                    Altcha.Algorithm.SHA256, challenge.maxnumber, 0);
+            Altcha.Solution solution = Altcha.solveChallenge(challenge.challenge(), challenge.salt(),
+                    Altcha.Algorithm.SHA256, challenge.maxnumber(), 0);
             Map<String, Object> payload = new LinkedHashMap<>();
-            payload.put("algorithm", challenge.algorithm);
-            payload.put("challenge", challenge.challenge);
+            payload.put("algorithm", challenge.algorithm());
+            payload.put("challenge", challenge.challenge());
             payload.put("number", solution.number);
-            payload.put("salt", challenge.salt);
-            payload.put("signature", challenge.signature);
+            payload.put("salt", challenge.salt());
+            payload.put("signature", challenge.signature());
             return payload;
         }
         catch (Exception ex) {

@@ -10,7 +10,7 @@ import java.util.List;
  *
  * @param eventId the change's id, unique per product (the stream entry id)
  * @param productId the product whose line changed
- * @param type ADMITTED, EXPIRED, LEFT, CONSUMED, RESTORED (a booking undone), ABANDONED (a waiting user who stopped
+ * @param type ADMITTED, EXPIRED, LEFT, REVOKED (the operator ended the place), CONSUMED, RESTORED (a booking undone), ABANDONED (a waiting user who stopped
  *     polling lost the place) or SHUFFLED (the sale opened: early entrants re-placed by one step, in the order the seed
  *     gives; see README, "Fair start"); ENTERED only in
  *     trails written before entering was left to the entries topic, which records it in log order

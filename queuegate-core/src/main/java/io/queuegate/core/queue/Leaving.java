@@ -21,12 +21,24 @@ public class Leaving {
         this.keyspace = keyspace;
     }
 
-    /** @return whether the token's user held a place */
+    /** The user left. @return whether the token's user held a place */
     public boolean remove(Token token) {
+        return remove(token, "LEFT");
+    }
+
+    /**
+     * The operator ended the place (WAITING or AVAILABLE): the same as a leave, audited as REVOKED.
+     * @return whether the token's user held a place
+     */
+    public boolean revoke(Token token) {
+        return remove(token, "REVOKED");
+    }
+
+    private boolean remove(Token token, String auditType) {
         QueueKeys keys = this.keyspace.product(token.productId());
         Long removed = this.timer.time("leave_place", () -> this.redis.execute(QueueScripts.LEAVE_PLACE,
                 List.of(keys.waiting(), keys.entry(), keys.gone(), keys.stats(), keys.audit()), token.userId(),
-                Long.toString(ScriptTime.REDIS_TIME)));
+                Long.toString(ScriptTime.REDIS_TIME), auditType));
         return removed != null && removed > 0;
     }
 }

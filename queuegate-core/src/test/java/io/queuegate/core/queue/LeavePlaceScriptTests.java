@@ -94,4 +94,15 @@ class LeavePlaceScriptTests extends RedisScriptTestSupport {
         assertThat(audit.getLast().getValue()).containsEntry("type", "LEFT").containsEntry("users", "a")
             .containsEntry("at", "1700000000000");
     }
+
+    @Test
+    void aRevokedPlaceIsGoneLikeALeaveAndAuditedAsRevoked() {
+        this.line.append(this.product, List.of("a", "b"));
+        assertThat(this.remover.revoke(token("a"))).isTrue();
+        assertThat(waiting()).containsExactly("b");
+        assertThat(redis.opsForSet().isMember(this.keys.gone(), "a")).isTrue();
+        var audit = redis.opsForStream().range(this.keys.audit(), org.springframework.data.domain.Range.unbounded());
+        assertThat(audit.getLast().getValue()).containsEntry("type", "REVOKED").containsEntry("users", "a");
+        assertThat(this.remover.revoke(token("a"))).isFalse();
+    }
 }

@@ -1,0 +1,78 @@
+package io.queuegate.ingest.enter;
+
+import java.util.List;
+
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.queuegate.core.token.UserIds;
+import io.queuegate.ingest.front.FastPath;
+import io.queuegate.ingest.front.FrontReplies;
+import io.queuegate.ingest.front.SameOrigin;
+import io.queuegate.ingest.front.WebFluxStack;
+import io.queuegate.web.ApiException;
+import io.queuegate.web.ProductIds;
+import reactor.core.publisher.Mono;
+import reactor.netty.http.server.HttpServerRequest;
+import reactor.netty.http.server.HttpServerResponse;
+import reactor.netty.http.server.HttpServerRoutes;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.stereotype.Component;
+
+/**
+ * {@code GET /api/v1/queues/{productId}/challenge?userId=} on the front: at a sale's opening every person fetches a
+ * challenge before entering, so it is answered on the event loops like the enter itself (through WebFlux it took four
+ * times an enter's CPU). Anything else (a malformed request, a line ingest does not know yet or that asks for no
+ * proof, a cross-origin fetch) goes through WebFlux to {@link ChallengeController}.
+ */
+@Component
+class ChallengeRoute implements FastPath {
+
+    private static final String PATH = "/api/v1/queues/{productId}/challenge";
+
+    private final QueueDirectory queues;
+
+    private final ProofOfWork proofOfWork;
+
+    private final FrontReplies replies;
+
+    ChallengeRoute(QueueDirectory queues, ProofOfWork proofOfWork, FrontReplies replies) {
+        this.queues = queues;
+        this.proofOfWork = proofOfWork;
+        this.replies = replies;
+    }
+
+    @Override
+    public void addTo(HttpServerRoutes routes, WebFluxStack webFlux) {
+        routes.get(PATH, (request, response) -> SameOrigin.test(request) ? challenge(request, response, webFlux)
+                : webFlux.handle(request, response));
+    }
+
+    private Mono<Void> challenge(HttpServerRequest request, HttpServerResponse response, WebFluxStack webFlux) {
+        long productId;
+        try {
+            productId = ProductIds.parse(request.param("productId"));
+        }
+        catch (ApiException ex) {
+            return webFlux.handle(request, response);
+        }
+        List<String> users = new QueryStringDecoder(request.uri()).parameters().get("userId");
+        String userId = users == null || users.size() != 1 ? null : users.getFirst();
+        if (!UserIds.isValid(userId) || !this.queues.knows(productId)) {
+            return webFlux.handle(request, response);
+        }
+        QueueDirectory.Door door;
+        try {
+            door = this.queues.requireKnown(productId);
+        }
+        catch (ApiException ex) {
+            return webFlux.handle(request, response);
+        }
+        if (!door.asksForProof()) {
+            return webFlux.handle(request, response);
+        }
+        response.header(HttpHeaders.CACHE_CONTROL, "no-store");
+        return this.replies.answer(response, HttpResponseStatus.OK, FrontReplies.requestId(request),
+                this.proofOfWork.challenge(productId, userId, door.challengeMaxNumber()));
+    }
+}
