@@ -6,6 +6,7 @@ import asyncio
 import base64
 import collections
 import gzip
+import hashlib
 import json
 import random
 import socket
@@ -52,7 +53,61 @@ def tampered(token):
     return token[:at] + ("B" if token[at] != "B" else "C") + token[at + 1:]
 
 
-def corpus(stack, p, pa, genuine):
+def solved(challenge):
+    """ALTCHA's payload for a challenge, found as a browser finds it (SHA-256 of salt + n)."""
+    for n in range(challenge["maxnumber"] + 1):
+        if hashlib.sha256((challenge["salt"] + str(n)).encode()).hexdigest() == challenge["challenge"]:
+            return {"algorithm": challenge["algorithm"], "challenge": challenge["challenge"], "number": n,
+                    "salt": challenge["salt"], "signature": challenge["signature"]}
+    raise RuntimeError("the challenge has no solution up to maxnumber")
+
+
+def b64(obj):
+    return base64.b64encode(obj if isinstance(obj, bytes) else json.dumps(obj).encode()).decode()
+
+
+def proof_cases(stack, pw, proof, add):
+    """Enters of a line that asks for proof of work (pw), with proofs no client can turn into a place: `proof` is a
+    genuine solution for user hx-alice, used here for others or changed; and challenge fetches that are refused."""
+    ing, adm = stack.ingest.port, stack.worker.port
+    admin = f"Authorization: Bearer {stack.admin_token}"
+    enter = f"/api/v1/queues/{pw}/entries"
+    bad = {
+        "no proof": None, "empty proof": "", "not base64": "!!not base64!!", "base64 of text": b64(b"not json"),
+        "base64 of an array": b64([]), "base64 of null": b64(b"null"), "base64 of {}": b64({}),
+        "alg none": b64({**proof, "algorithm": "none"}), "alg SHA-1": b64({**proof, "algorithm": "SHA-1"}),
+        "number 1e400": b64(json.dumps({**proof, "number": 1}).replace('"number": 1', '"number": 1e400').encode()),
+        "number 2^70": b64(json.dumps({**proof, "number": 1}).replace('"number": 1', f'"number": {2**70}').encode()),
+        "number negative": b64({**proof, "number": -1}), "number as text": b64({**proof, "number": "7"}),
+        "number off by one": b64({**proof, "number": proof["number"] + 1}),
+        "salt for another user": b64({**proof, "salt": proof["salt"].replace("user=hx-alice", "user=hx-bob")}),
+        "salt without expiry": b64({**proof, "salt": "abc?product=1&user=hx-bob"}),
+        "signature changed": b64({**proof, "signature": "0" * 64}),
+        "signature of another key": b64({**proof, "signature": hashlib.sha256(b"x").hexdigest()}),
+        "challenge not hex": b64({**proof, "challenge": "zz" * 32}),
+        "another user's genuine proof": b64(proof), "10 KB proof": "A" * 10_000,
+    }
+    for name, value in bad.items():
+        body = {"userId": "hx-bob"} if value is None else {"userId": "hx-bob", "proof": value}
+        add("proof", f"enter, {name}", ing, raw("POST", enter, [JSON], json.dumps(body).encode()), True)
+    for name, value in {"proof a number": 7, "proof an object": {"a": 1}, "proof an array": [proof]}.items():
+        add("proof", f"enter, {name}", ing,
+            raw("POST", enter, [JSON], json.dumps({"userId": "hx-bob", "proof": value}).encode()), True)
+    challenge = f"/api/v1/queues/{pw}/challenge"
+    for name, query in {"no userId": "", "empty userId": "?userId=", "userId with a space": "?userId=a%20b",
+                        "userId of 65 characters": "?userId=" + "u" * 65, "two userIds": "?userId=a&userId=b",
+                        "userId injection": "?userId=%3Cscript%3E", "userId 10 KB": "?userId=" + "u" * 10_000}.items():
+        add("proof", f"challenge, {name}", ing, raw("GET", challenge + query), False)
+    add("proof", "challenge of a product with no queue", ing,
+        raw("GET", f"/api/v1/queues/{S.new_product()}/challenge?userId=hx-a"), False)
+    # the operator's revoke: only with the admin token, only for a token this deployment issued for this product
+    revoke = f"/api/v1/queues/{pw}/entries/"
+    add("proof", "revoke without a bearer", adm, raw("DELETE", revoke + "x"), True)
+    add("proof", "revoke of a forged token", adm, raw("DELETE", revoke + "AQEAAAAAAAAAAAAAAAAAAAAAAAA", [admin]), True)
+    add("proof", "revoke of a 64 KB token", adm, raw("DELETE", revoke + "A" * 65536, [admin]), True)
+
+
+def corpus(stack, p, pa, genuine, pw=None, proof=None):
     """At least 200 requests no client should be able to turn into a write: each must get a 4xx (never a 5xx,
     never a dropped connection), and none may change Redis or publish an event."""
     ing, adm, book = stack.ingest.port, stack.worker.port, stack.booking.port
@@ -372,6 +427,8 @@ def corpus(stack, p, pa, genuine):
         raw("POST", enter, [JSON, "Expect: 100-continue"], b'{"userId":"a b"}'), True)
     add("HTTP", "Accept: application/xml only", ing,
         raw("POST", enter, [JSON, "Accept: application/xml"], b'{"userId":"a b"}'), True)
+    if pw is not None:
+        proof_cases(stack, pw, proof, add)
     return cases
 
 

@@ -903,11 +903,20 @@ def hostile_input(stack, api):
     api.configure(pa, 2, 1000, 600)  # the target of the admin PUTs, so a wrongly accepted one cannot close p
     api.set_stock(p, 10)
     genuine = (api.enter(p, "genuine-user").json() or {}).get("token")
+    # a line that asks for proof of work, and a genuine solution for hx-alice that the corpus tries for others
+    pw = S.new_product()
+    r = S.client(stack.worker.base).call("PUT", f"/api/v1/queues/{pw}", {
+        "maxActive": 2, "admitPerSecond": 1000, "entryTtlSeconds": 600, "open": True, "challengeMaxNumber": 1000},
+        api.admin)
+    if r.status != 200:
+        raise RuntimeError(f"configuring queue {pw} failed: {r}")
+    challenge = S.client(api.ingest).call("GET", f"/api/v1/queues/{pw}/challenge?userId=hx-alice").json()
+    proof = hostile.solved(challenge)
     S.wait_for(lambda: (api.status(p, genuine).json() or {}).get("status") == "AVAILABLE", 30, 0.1)
     time.sleep(0.5)
     before = hostile.snapshot(redis)
     sent_before = hostile.producer_sends(stack.ingest.management)
-    cases = hostile.corpus(stack, p, pa, genuine)
+    cases = hostile.corpus(stack, p, pa, genuine, pw, proof)
     results = hostile.run(cases)
     time.sleep(3)  # anything that reached Kafka has reached Redis by now
     after = hostile.snapshot(redis)

@@ -12,6 +12,7 @@ import io.queuegate.core.queue.ScriptTimer;
 import io.queuegate.core.queue.TokenStatusReader;
 import io.queuegate.core.queue.WaitingLine;
 import io.queuegate.core.secret.SecretPolicy;
+import io.queuegate.core.admission.AdmissionKeys;
 import io.queuegate.core.token.TokenCodec;
 import io.queuegate.core.token.TokenProperties;
 
@@ -36,6 +37,11 @@ public class QueueCoreConfiguration {
     TokenCodec tokenCodec(TokenProperties properties, Environment environment) {
         SecretPolicy.require("QUEUE_TOKEN_SECRET", properties.secret(), environment);
         return new TokenCodec(properties.secret());
+    }
+
+    @Bean
+    AdmissionKeys admissionKeys(TokenProperties properties) {
+        return AdmissionKeys.of(properties.signingKeys(), properties.secret());
     }
 
     @Bean

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 
+import io.queuegate.core.admission.AdmissionVerifier;
 import io.queuegate.core.queue.Keyspace;
 import io.queuegate.core.queue.ScriptTime;
 import io.queuegate.core.queue.ScriptTimer;
@@ -45,6 +46,9 @@ public class EntryGate {
 
     private final Keyspace keyspace;
 
+    /** Null unless {@code queuegate.gate.jwks-uri} is set. */
+    private final AdmissionVerifier admissions;
+
     public EntryGate(StringRedisTemplate redis, TokenCodec tokens, JsonMapper json, GateProperties properties,
             ScriptTimer timer) {
         this(redis, tokens, json, properties, timer, Keyspace.DEFAULT);
@@ -53,6 +57,15 @@ public class EntryGate {
     /** @param keyspace the queue's key names: the gate must use the queue's {@code queuegate.redis.key-prefix} */
     public EntryGate(StringRedisTemplate redis, TokenCodec tokens, JsonMapper json, GateProperties properties,
             ScriptTimer timer, Keyspace keyspace) {
+        this(redis, tokens, json, properties, timer, keyspace, null);
+    }
+
+    /**
+     * @param admissions verifies admissions (JWS) by the queue's published keys; null to take entry tokens alone
+     */
+    public EntryGate(StringRedisTemplate redis, TokenCodec tokens, JsonMapper json, GateProperties properties,
+            ScriptTimer timer, Keyspace keyspace, AdmissionVerifier admissions) {
+        this.admissions = admissions;
         this.redis = redis;
         this.tokens = tokens;
         this.json = json;
@@ -76,7 +89,7 @@ public class EntryGate {
         if (quantity < 1 || quantity > this.properties.maxQuantity()) {
             throw new IllegalArgumentException("quantity must be 1.." + this.properties.maxQuantity());
         }
-        Token verified = this.tokens.verify(token, productId).orElseThrow(GateRejectedException::notAdmitted);
+        Token verified = admitted(productId, token);
         String bookingId = productId + "-" + UUID.randomUUID();
         long bookedAt = System.currentTimeMillis();
         String record = this.json.writeValueAsString(
@@ -88,12 +101,12 @@ public class EntryGate {
         catch (DataAccessException ex) {
             // A timeout does not mean the script did not run: Redis may run it once it answers again. The caller
             // is told to retry, so a reservation made after all is undone as soon as Redis can say it exists.
-            this.undo.undoWhenReachable(productId, bookingId, verified.userId(), token, quantity);
+            this.undo.undoWhenReachable(productId, bookingId, verified.userId(), verified.value(), quantity);
             throw ex;
         }
         String outcome = reply == null || reply.isEmpty() ? "NOT_ADMITTED" : reply.getFirst().toString();
         return switch (outcome) {
-            case "RESERVED" -> new Reservation(bookingId, productId, verified.userId(), quantity, token,
+            case "RESERVED" -> new Reservation(bookingId, productId, verified.userId(), quantity, verified.value(),
                     Long.parseLong(reply.get(1).toString()), bookedAt);
             case "SOLD_OUT" -> throw GateRejectedException.soldOut(Long.parseLong(reply.get(1).toString()));
             // Redis restarted and may have lost its last bookings: nothing is taken until the sale is restored
@@ -101,6 +114,20 @@ public class EntryGate {
                     + "try again after Retry-After.", Duration.ofSeconds(1));
             default -> throw GateRejectedException.notAdmitted();
         };
+    }
+
+    /**
+     * The token's content: an entry token this deployment issued, or, with {@code queuegate.gate.jwks-uri} set, an
+     * admission (a JWS, told apart by its dots, which a token never has) verified by the published keys. Either way
+     * the script below still checks the entry itself: an admission revoked or used since it was signed is refused.
+     */
+    private Token admitted(long productId, String token) {
+        if (this.admissions != null && token != null && token.indexOf('.') > 0) {
+            return this.admissions.verify(token, productId)
+                .map((admission) -> new Token(productId, admission.userId(), admission.token()))
+                .orElseThrow(GateRejectedException::notAdmitted);
+        }
+        return this.tokens.verify(token, productId).orElseThrow(GateRejectedException::notAdmitted);
     }
 
     /** Marks a reservation durable (its booking was published): from now on it is never undone. */

@@ -6,6 +6,8 @@ import io.queuegate.core.queue.Keyspace;
 import io.queuegate.core.queue.RedisKeyProperties;
 import io.queuegate.core.queue.ScriptTimer;
 import io.queuegate.core.secret.SecretPolicy;
+import io.queuegate.core.admission.AdmissionKeys;
+import io.queuegate.core.admission.AdmissionVerifier;
 import io.queuegate.core.token.TokenCodec;
 import io.queuegate.core.token.TokenProperties;
 import tools.jackson.databind.json.JsonMapper;
@@ -46,12 +48,21 @@ public class GateAutoConfiguration {
         return properties.keyspace();
     }
 
+    /** The keys this service publishes at {@code /.well-known/jwks.json}, as every service of the queue does. */
+    @Bean
+    @ConditionalOnMissingBean
+    AdmissionKeys admissionKeys(TokenProperties properties) {
+        return AdmissionKeys.of(properties.signingKeys(), properties.secret());
+    }
+
     @Bean
     @ConditionalOnMissingBean
     EntryGate entryGate(StringRedisTemplate redis, TokenCodec tokens, ObjectProvider<JsonMapper> json,
             GateProperties properties, ObjectProvider<MeterRegistry> metrics, Keyspace keyspace) {
+        AdmissionVerifier admissions = properties.jwksUri() == null || properties.jwksUri().isBlank() ? null
+                : AdmissionVerifier.fromJwksUri(properties.jwksUri());
         return new EntryGate(redis, tokens, json.getIfAvailable(JsonMapper::shared), properties,
-                new ScriptTimer(metrics.getIfAvailable(() -> Metrics.globalRegistry)), keyspace);
+                new ScriptTimer(metrics.getIfAvailable(() -> Metrics.globalRegistry)), keyspace, admissions);
     }
 
     @Bean

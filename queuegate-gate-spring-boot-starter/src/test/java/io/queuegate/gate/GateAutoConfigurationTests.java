@@ -170,7 +170,7 @@ class GateAutoConfigurationTests {
         @Bean
         EntryGate customGate(StringRedisTemplate redis) {
             return new EntryGate(redis, new TokenCodec(SECRET), tools.jackson.databind.json.JsonMapper.shared(),
-                    new GateProperties(2), new ScriptTimer(new SimpleMeterRegistry()));
+                    new GateProperties(2, null), new ScriptTimer(new SimpleMeterRegistry()));
         }
     }
 }

@@ -46,7 +46,7 @@ abstract class GateRedisTestSupport {
     void newProduct() {
         this.product = unusedProduct();
         this.keys = QueueKeys.of(this.product);
-        this.gate = new EntryGate(redis, this.codec, JsonMapper.shared(), new GateProperties(MAX_QUANTITY),
+        this.gate = new EntryGate(redis, this.codec, JsonMapper.shared(), new GateProperties(MAX_QUANTITY, null),
                 TestRedis.TIMER);
         this.stockLedger = new StockLedger(redis);
         this.bookingLookup = new BookingLookup(redis, JsonMapper.shared());

@@ -16,7 +16,9 @@ import jakarta.validation.constraints.Size;
  */
 record BookingRequest(
         @Schema(example = "1") @NotNull @Positive Long productId,
-        @NotBlank @Size(max = 512) String token,
+        @Schema(description = "The entry token, or, where the gate verifies admissions by keys "
+                + "(queuegate.gate.jwks-uri), the admission of the AVAILABLE status answer")
+        @NotBlank @Size(max = 1024) String token,
         @Schema(example = "1", defaultValue = "1") @Min(1) @Max(1000) Integer quantity) {
 
     int quantityOrDefault() {

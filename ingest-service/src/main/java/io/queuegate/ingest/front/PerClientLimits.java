@@ -8,7 +8,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.Bucket;
-import io.github.bucket4j.ConsumptionProbe;
+import io.github.bucket4j.local.SynchronizationStrategy;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -52,14 +52,13 @@ final class PerClientLimits {
 
     /** Null when the client may go on; else how long until it may make this kind of request again. */
     Duration refusal(Kind kind, InetAddress client) {
-        Allowance allowance = this.clients.get(client, (key) -> new Allowance(bucket(this.enters), bucket(this.polls)));
-        ConsumptionProbe probe = (kind == Kind.ENTER ? allowance.enters() : allowance.polls())
-            .tryConsumeAndReturnRemaining(1);
-        if (probe.isConsumed()) {
+        Allowance allowance = this.clients.get(client, (key) -> new Allowance());
+        Bucket bucket = kind == Kind.ENTER ? allowance.enters(this.enters) : allowance.polls(this.polls);
+        if (bucket.tryConsume(1)) {
             return null;
         }
         (kind == Kind.ENTER ? this.enterRefusals : this.pollRefusals).increment();
-        return Duration.ofNanos(probe.getNanosToWaitForRefill());
+        return Duration.ofNanos(bucket.estimateAbilityToConsume(1).getNanosToWaitForRefill());
     }
 
     /** Clients remembered now (after the cache's pending evictions). */
@@ -92,10 +91,49 @@ final class PerClientLimits {
         return null;
     }
 
+    /**
+     * A bucket whose state is changed in place under the bucket's lock (one client's requests rarely contend), not
+     * replaced by a new state object per request as Bucket4j's default lock-free buckets do: a cache of many clients
+     * lives in the old generation, and a fresh object per request hung from it is work for every young collection.
+     */
     private static Bucket bucket(Bandwidth bandwidth) {
-        return Bucket.builder().addLimit(bandwidth).withMillisecondPrecision().build();
+        return Bucket.builder().addLimit(bandwidth).withMillisecondPrecision()
+            .withSynchronizationStrategy(SynchronizationStrategy.SYNCHRONIZED).build();
     }
 
-    private record Allowance(Bucket enters, Bucket polls) {
+    /** A client's buckets, each made when the client first makes that kind of request. */
+    private static final class Allowance {
+
+        private volatile Bucket enters;
+
+        private volatile Bucket polls;
+
+        Bucket enters(Bandwidth bandwidth) {
+            Bucket bucket = this.enters;
+            if (bucket == null) {
+                synchronized (this) {
+                    bucket = this.enters;
+                    if (bucket == null) {
+                        bucket = bucket(bandwidth);
+                        this.enters = bucket;
+                    }
+                }
+            }
+            return bucket;
+        }
+
+        Bucket polls(Bandwidth bandwidth) {
+            Bucket bucket = this.polls;
+            if (bucket == null) {
+                synchronized (this) {
+                    bucket = this.polls;
+                    if (bucket == null) {
+                        bucket = bucket(bandwidth);
+                        this.polls = bucket;
+                    }
+                }
+            }
+            return bucket;
+        }
     }
 }

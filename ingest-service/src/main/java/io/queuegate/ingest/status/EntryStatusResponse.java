@@ -12,7 +12,10 @@ import io.queuegate.core.queue.TokenStatus;
  * @param pollAfterMs when to poll next (also sent as Retry-After, in seconds); null once there is nothing left to
  *        wait for
  * @param opensAt epoch milliseconds the sale opens, when the queue has an opening time; otherwise null
+ * @param admission when AVAILABLE, the admission: a JWS (ES256) with sub (the user id), product, exp (= expiresAt),
+ *        jti (the token) and the key's kid, which a shop verifies with {@code /.well-known/jwks.json} alone;
+ *        otherwise null
  */
 record EntryStatusResponse(String token, long productId, TokenStatus status, Long position, Long etaSeconds,
-        Long expiresAt, Long pollAfterMs, Long opensAt) {
+        Long expiresAt, Long pollAfterMs, Long opensAt, String admission) {
 }

@@ -6,6 +6,8 @@ import java.util.Map;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.queuegate.core.admission.AdmissionKeys;
+import io.queuegate.core.admission.AdmissionSigner;
 import io.queuegate.core.queue.TokenState;
 import io.queuegate.core.queue.TokenStatus;
 import io.queuegate.core.token.Token;
@@ -25,7 +27,10 @@ class StatusAnswers {
 
     private final Map<TokenStatus, Counter> polls = new EnumMap<>(TokenStatus.class);
 
-    StatusAnswers(MeterRegistry metrics) {
+    private final AdmissionSigner admissions;
+
+    StatusAnswers(MeterRegistry metrics, AdmissionKeys keys) {
+        this.admissions = new AdmissionSigner(keys);
         for (TokenStatus status : TokenStatus.values()) {
             this.polls.put(status, metrics.counter("queuegate.status.polls", "status", status.name()));
         }
@@ -46,7 +51,8 @@ class StatusAnswers {
         return new EntryStatusResponse(token.value(), token.productId(), state.status(),
                 placed ? state.position() : null, placed ? PollPolicy.etaSeconds(state) : null,
                 available ? state.expiresAt() : null, pollAfterMs,
-                state.line().opensAt() > 0 ? state.line().opensAt() : null);
+                state.line().opensAt() > 0 ? state.line().opensAt() : null,
+                available ? this.admissions.sign(token, state.expiresAt()) : null);
     }
 
     /** The Retry-After header of an answer, in whole seconds, or null when there is nothing left to poll for. */

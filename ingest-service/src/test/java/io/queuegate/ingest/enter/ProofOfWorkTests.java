@@ -20,7 +20,7 @@ class ProofOfWorkTests {
 
     private static final String SECRET = "proof-of-work-tests-secret";
 
-    private final ProofOfWork proofOfWork = new ProofOfWork(new TokenProperties(SECRET),
+    private final ProofOfWork proofOfWork = new ProofOfWork(new TokenProperties(SECRET, null),
             new ChallengeProperties(Duration.ofMinutes(10), 1000));
 
     @Test
@@ -51,7 +51,7 @@ class ProofOfWorkTests {
     void anExpiredProofOrOneSignedWithAnotherKeyIsRefused() {
         Challenge expired = this.proofOfWork.challenge(42, "alice", 5_000, Instant.now().minusSeconds(5));
         assertRefused(() -> this.proofOfWork.spend(42, "alice", encoded(solution(expired))), "proof_invalid");
-        ProofOfWork otherKey = new ProofOfWork(new TokenProperties("another-deployments-secret"),
+        ProofOfWork otherKey = new ProofOfWork(new TokenProperties("another-deployments-secret", null),
                 new ChallengeProperties(Duration.ofMinutes(10), 1000));
         assertRefused(() -> this.proofOfWork.spend(42, "alice", solved(otherKey, 42, "alice")), "proof_invalid");
     }

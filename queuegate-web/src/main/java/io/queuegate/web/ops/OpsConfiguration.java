@@ -8,9 +8,12 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.kafka.core.KafkaAdmin;
 
-/** What operators of every service get: Kafka health, trace spans that never wait on Kafka, the OpenAPI description. */
+/**
+ * What operators of every service get: Kafka health, trace spans that never wait on Kafka, the OpenAPI description;
+ * and what every shop gets: the admission keys ({@link JwksController}).
+ */
 @Configuration(proxyBeanMethods = false)
-@Import(ApiDescriptionConfiguration.class)
+@Import({ ApiDescriptionConfiguration.class, JwksController.class })
 public class OpsConfiguration {
 
     @Bean
