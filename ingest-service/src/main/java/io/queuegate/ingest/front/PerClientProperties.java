@@ -18,7 +18,7 @@ import org.springframework.validation.annotation.Validated;
  * @param pollBurst status polls (and challenge fetches) a client may make at once
  * @param pollsPerSecond status polls (and challenge fetches) a client may make a second, after its burst
  * @param maxClients clients remembered at once; past it the least used are forgotten (which only gives them a fresh
- *        allowance), so a flood of distinct addresses costs bounded memory (about 400 bytes a client)
+ *        allowance), so a flood of distinct addresses costs bounded memory (about 600 bytes a client)
  */
 @Validated
 @ConfigurationProperties("queuegate.ingest.per-client")
