@@ -116,13 +116,13 @@ class ProofOfWork {
             throw refusal(ProblemCodes.PROOF_REQUIRED, "This line asks for a solved challenge (proof) with the enter: "
                     + "GET /api/v1/queues/" + productId + "/challenge?userId=... and solve it.");
         }
-        Altcha.Payload payload = payload(proof);
-        if (payload == null || payload.salt == null) {
+        Submitted payload = payload(proof);
+        if (payload == null || payload.salt() == null) {
             throw invalid();
         }
         Map<String, String> params;
         try {
-            params = Altcha.extractParams(payload.salt);
+            params = Altcha.extractParams(payload.salt());
         }
         catch (Exception ex) {
             throw invalid();
@@ -131,7 +131,7 @@ class ProofOfWork {
                 || !userId.equals(params.get(USER))) {
             throw invalid();
         }
-        long id = HexFormat.fromHexDigitsToLong(payload.challenge, 0, 16);
+        long id = HexFormat.fromHexDigitsToLong(payload.challenge(), 0, 16);
         if (this.used.asMap().putIfAbsent(id, Boolean.TRUE) != null) {
             throw invalid();
         }
@@ -149,10 +149,10 @@ class ProofOfWork {
      * time). Made here with a digest and a MAC per thread: the library looks both up anew for every proof, which took
      * 22 µs of CPU per proof, a third of an enter's (docs/BENCHMARKS.md, "The door's defences").
      */
-    private boolean verified(Altcha.Payload payload, Map<String, String> params) {
-        if (!"SHA-256".equals(payload.algorithm) || payload.number == null || payload.number < 0
-                || payload.challenge == null || payload.challenge.length() != 64 || payload.salt == null
-                || payload.signature == null || payload.signature.length() != 64) {
+    private boolean verified(Submitted payload, Map<String, String> params) {
+        if (!"SHA-256".equals(payload.algorithm()) || payload.number() == null || payload.number() < 0
+                || payload.challenge() == null || payload.challenge().length() != 64
+                || payload.signature() == null || payload.signature().length() != 64) {
             return false;
         }
         long expires;
@@ -165,28 +165,19 @@ class ProofOfWork {
         if (expires * 1000 < System.currentTimeMillis()) {
             return false;
         }
-        byte[] challenge = DIGEST.get().digest((payload.salt + payload.number).getBytes(StandardCharsets.UTF_8));
-        byte[] signature = this.mac.get().doFinal(HexFormat.of().formatHex(challenge).getBytes(StandardCharsets.UTF_8));
-        return MessageDigest.isEqual(HexFormat.of().formatHex(challenge).getBytes(StandardCharsets.US_ASCII),
-                payload.challenge.getBytes(StandardCharsets.US_ASCII))
-                && MessageDigest.isEqual(HexFormat.of().formatHex(signature).getBytes(StandardCharsets.US_ASCII),
-                        payload.signature.getBytes(StandardCharsets.US_ASCII));
+        byte[] challenge = HexFormat.of().formatHex(DIGEST.get()
+            .digest((payload.salt() + payload.number()).getBytes(StandardCharsets.UTF_8)))
+            .getBytes(StandardCharsets.US_ASCII);
+        byte[] signature = HexFormat.of().formatHex(this.mac.get().doFinal(challenge))
+            .getBytes(StandardCharsets.US_ASCII);
+        return MessageDigest.isEqual(challenge, payload.challenge().getBytes(StandardCharsets.US_ASCII))
+                && MessageDigest.isEqual(signature, payload.signature().getBytes(StandardCharsets.US_ASCII));
     }
 
     /** The ALTCHA payload, base64 of JSON; null for anything else. */
-    private static Altcha.Payload payload(String proof) {
+    private static Submitted payload(String proof) {
         try {
-            Submitted submitted = JSON.readValue(Base64.getDecoder().decode(proof), Submitted.class);
-            if (submitted == null) {
-                return null;
-            }
-            Altcha.Payload payload = new Altcha.Payload();
-            payload.algorithm = submitted.algorithm();
-            payload.challenge = submitted.challenge();
-            payload.number = submitted.number();
-            payload.salt = submitted.salt();
-            payload.signature = submitted.signature();
-            return payload;
+            return JSON.readValue(Base64.getDecoder().decode(proof), Submitted.class);
         }
         catch (IllegalArgumentException | JacksonException ex) {
             return null;
