@@ -7,7 +7,7 @@
 -- ARGV[2] the offset the previous chunk of this product and partition ended at, or -1 when the writer does not
 --         know it (the first chunk of a consumer batch: every batch before it is in, or it would not have run)
 -- ARGV[3] the offsets of the users' records, ascending, comma-separated (one record may hold several users)
--- ARGV[4..] user ids, in log order
+-- ARGV[4..] user ids, in log order; a user of the priority lane with '+' before the id (LineChunk.PRIORITY_MARK)
 -- Returns {added, applied}: how many joined the line and the partition's applied offset afterwards; {-1, applied}
 -- when the chunk is refused and nothing was written; {-2, applied} when nothing was written because the Redis process
 -- holding the line is not the one that last appended to it (restarted or failed over since) and the line was not
@@ -19,7 +19,10 @@
 -- or below the applied offset are skipped, so a redelivered or overlapping chunk changes nothing. A user who
 -- already waits, holds an entry or whose place is gone (left, expired, used) is skipped too: a re-entry or a late
 -- event of someone who left while pending never brings them back. The score is the product's own sequence, so
--- ties and clocks never reorder anyone.
+-- ties and clocks never reorder anyone. A priority user's score is the sequence minus 2^53: below every general
+-- place and every fair start's re-placed early entrant (at least -2^52, lib/fair_start.lua), so the priority lane is
+-- admitted first, in log order within it, and the opening's shuffle (scores above 0) never touches it. Both are exact
+-- in a double.
 -- With abandonAfterSeconds set, joining counts as being seen (Redis TIME): a user who never polls loses the place
 -- that long after the line had it. With opensAt set and not yet reached (Redis TIME), the users are early entrants:
 -- stats:{p} earlySeq records the last of them, for the shuffle at the opening (admit_batch.lua).
@@ -56,18 +59,30 @@ if applied >= tonumber(string.match(offsets, '^%d+')) then
   end
 end
 
+-- The users to apply, unmarked, and which of them are in the priority lane.
+local users = {}
+local priority = {}
+for i = from, #ARGV do
+  local user = ARGV[i]
+  if string.byte(user, 1) == 43 then
+    user = string.sub(user, 2)
+    priority[user] = true
+  end
+  users[#users + 1] = user
+end
+
 -- Who is placed already, asked in slices: unpack() has a limit of a few thousand values.
 local placed = {}
 local withEntry = redis.call('EXISTS', KEYS[2]) == 1
 local withGone = redis.call('EXISTS', KEYS[3]) == 1
-for first = from, #ARGV, 1000 do
-  local final = math.min(first + 999, #ARGV)
-  local scores = redis.call('ZMSCORE', KEYS[1], unpack(ARGV, first, final))
-  local entries = withEntry and redis.call('ZMSCORE', KEYS[2], unpack(ARGV, first, final))
-  local gone = withGone and redis.call('SMISMEMBER', KEYS[3], unpack(ARGV, first, final))
+for first = 1, #users, 1000 do
+  local final = math.min(first + 999, #users)
+  local scores = redis.call('ZMSCORE', KEYS[1], unpack(users, first, final))
+  local entries = withEntry and redis.call('ZMSCORE', KEYS[2], unpack(users, first, final))
+  local gone = withGone and redis.call('SMISMEMBER', KEYS[3], unpack(users, first, final))
   for i = 1, final - first + 1 do
     if scores[i] or (entries and entries[i]) or (gone and gone[i] == 1) then
-      placed[ARGV[first + i - 1]] = true
+      placed[users[first + i - 1]] = true
     end
   end
 end
@@ -86,14 +101,14 @@ if queue[1] or queue[2] then
   end
   early = queue[2] and now < tonumber(queue[2])
 end
-for i = from, #ARGV do
-  local user = ARGV[i]
+for i = 1, #users do
+  local user = users[i]
   if not placed[user] then
     -- also keeps the second of two events of one user in this chunk out
     placed[user] = true
     seq = seq + 1
     added = added + 1
-    args[n + 1] = seq
+    args[n + 1] = priority[user] and seq - 9007199254740992 or seq
     args[n + 2] = user
     n = n + 2
     if n >= 2000 then

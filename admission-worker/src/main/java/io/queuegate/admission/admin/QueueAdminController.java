@@ -2,8 +2,10 @@ package io.queuegate.admission.admin;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 
+import io.queuegate.core.pass.PassVerifier;
 import io.queuegate.core.queue.QueueSettings;
 import io.queuegate.core.queue.QueueStore;
 import io.queuegate.core.queue.QueueView;
@@ -45,19 +47,37 @@ class QueueAdminController {
 
     @PutMapping(path = "/{productId}", consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Create or change a queue", description = "maxPollsPerSecond, abandonAfterSeconds, "
-            + "opensAt and challengeMaxNumber are optional; left out, they are off (a change that leaves one out turns it off).")
+            + "opensAt, challengeMaxNumber, inviteOnly and passKeys are optional; left out, they are off (a change that "
+            + "leaves one out turns it off).")
     @ApiResponse(responseCode = "200", description = "The stored settings")
-    @ApiResponse(responseCode = "400", description = "invalid_request: a number out of its range; nothing is "
-            + "stored")
+    @ApiResponse(responseCode = "400", description = "invalid_request: a number out of its range, a pass key that "
+            + "is not a public P-256 JWK, or inviteOnly without passKeys; nothing is stored")
     @ApiResponse(responseCode = "401", description = "unauthorized")
     @ApiResponse(responseCode = "503", description = "unavailable: not stored in Kafka, so not stored at all")
     QueueSettings put(@PathVariable("productId") String productIdText, @Valid @RequestBody QueueSettings settings) {
         long productId = ProductIds.parse(productIdText);
+        checkPasses(settings);
         DurableWrite.orUnavailable(() -> this.publisher.publish(productId, settings),
                 "The settings could not be stored durably; nothing changed, try again.",
                 DurableWrite.OPERATOR_RETRY_AFTER);
         this.store.save(productId, settings);
         return settings;
+    }
+
+    /** Pass keys a pass could be verified with, and an invite-only queue someone can be invited to. */
+    private static void checkPasses(QueueSettings settings) {
+        if (settings.passKeys() != null) {
+            try {
+                PassVerifier.parse(settings.passKeys());
+            }
+            catch (IllegalArgumentException ex) {
+                throw new ApiException(HttpStatus.BAD_REQUEST, ProblemCodes.INVALID_REQUEST, ex.getMessage());
+            }
+        }
+        else if (settings.requiresPass()) {
+            throw new ApiException(HttpStatus.BAD_REQUEST, ProblemCodes.INVALID_REQUEST,
+                    "An invite-only queue needs passKeys to verify its invitations with.");
+        }
     }
 
     @GetMapping
@@ -96,17 +116,21 @@ class QueueAdminController {
      * @param soldOut the product's stock is set and 0: nobody is admitted until it returns
      * @param seed the seed the early entrants' order was drawn from; published at the opening, null before
      * @param challengeMaxNumber null when no proof of work is asked at join
+     * @param inviteOnly null or false when anyone may enter
+     * @param passKeys the public keys passes are verified with; null when the queue takes no passes
      */
     record QueueResponse(long productId, int maxActive, int admitPerSecond, int entryTtlSeconds, boolean open,
             Integer maxPollsPerSecond, Integer abandonAfterSeconds, Long opensAt, long waiting, long active,
-            long admittedTotal, Double pace, boolean soldOut, String seed, Integer challengeMaxNumber) {
+            long admittedTotal, Double pace, boolean soldOut, String seed, Integer challengeMaxNumber,
+            Boolean inviteOnly, List<Map<String, Object>> passKeys) {
 
         static QueueResponse of(long productId, QueueView view) {
             QueueSettings settings = view.settings();
             return new QueueResponse(productId, settings.maxActive(), settings.admitPerSecond(),
                     settings.entryTtlSeconds(), settings.open(), settings.maxPollsPerSecond(),
                     settings.abandonAfterSeconds(), settings.opensAt(), view.waiting(), view.active(),
-                    view.admittedTotal(), view.pace(), view.soldOut(), view.seed(), settings.challengeMaxNumber());
+                    view.admittedTotal(), view.pace(), view.soldOut(), view.seed(), settings.challengeMaxNumber(),
+                    settings.inviteOnly(), settings.passKeys());
         }
     }
 

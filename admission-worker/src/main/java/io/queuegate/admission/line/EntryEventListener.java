@@ -202,7 +202,7 @@ class EntryEventListener implements DisposableBean {
                             event.productId(), record.topic(), record.partition(), record.offset());
                 }
                 groups.computeIfAbsent(new LineSource(event.productId(), record.topic(), record.partition()),
-                        LineChunkBuilder::new).add(record.offset(), genuine.userId());
+                        LineChunkBuilder::new).add(record.offset(), genuine);
             }
             if (forged > 0) {
                 this.deadLetters.setAside(record, Reason.FORGED, forged + " of " + enters.size()

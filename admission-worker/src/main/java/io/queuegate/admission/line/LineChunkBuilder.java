@@ -5,8 +5,9 @@ import java.util.Arrays;
 import java.util.List;
 
 import io.queuegate.core.queue.LineChunk;
+import io.queuegate.core.token.Token;
 
-/** Collects one product's verified users from one chunk of the log, with the offset of each one's record. */
+/** Collects one product's verified users (marked by lane, {@link LineChunk#member}) from one chunk of the log, with the offset of each one's record. */
 final class LineChunkBuilder {
 
     private final LineSource source;
@@ -23,12 +24,12 @@ final class LineChunkBuilder {
         return this.source;
     }
 
-    void add(long offset, String userId) {
+    void add(long offset, Token token) {
         if (this.userIds.size() == this.offsets.length) {
             this.offsets = Arrays.copyOf(this.offsets, this.offsets.length * 2);
         }
         this.offsets[this.userIds.size()] = offset;
-        this.userIds.add(userId);
+        this.userIds.add(LineChunk.member(token));
     }
 
     /** @param after the offset the previous chunk of this product and partition ended at */

@@ -42,7 +42,9 @@ class EnterController {
             required = true, schema = @Schema(type = "string", format = "uri-reference")))
     @ApiResponse(responseCode = "400", description = "invalid_request: a malformed productId or body")
     @ApiResponse(responseCode = "403", description = "proof_required: the line asks for a solved challenge; "
-            + "proof_invalid: the proof is malformed, expired, for another user or line, or used already")
+            + "proof_invalid: the proof is malformed, expired, for another user or line, or used already; "
+            + "pass_required: the line is invite-only; pass_invalid: the pass is not signed by the line's pass keys, "
+            + "expired, for another user or line, or the line takes no passes")
     @ApiResponse(responseCode = "404", description = "queue_not_found")
     @ApiResponse(responseCode = "429", description = "too_many_requests: this address entered too often; see "
             + "Retry-After")
@@ -52,7 +54,7 @@ class EnterController {
     Mono<EntryAccepted> enter(@PathVariable("productId") String productIdText,
             @Valid @RequestBody EnterRequest request, ServerWebExchange exchange) {
         long productId = ProductIds.parse(productIdText);
-        return Mono.fromFuture(this.enters.enter(productId, request.userId(), request.proof(),
+        return Mono.fromFuture(this.enters.enter(productId, request,
                 RequestIdWebFilter.of(exchange)))
             .doOnNext((accepted) -> exchange.getResponse().getHeaders()
                 .set(HttpHeaders.LOCATION, Enters.location(accepted)));

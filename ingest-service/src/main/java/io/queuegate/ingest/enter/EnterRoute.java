@@ -4,6 +4,7 @@ import java.util.Locale;
 
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.queuegate.core.pass.PassVerifier;
 import io.queuegate.core.token.UserIds;
 import io.queuegate.ingest.IngestProperties;
 import io.queuegate.ingest.front.FastPath;
@@ -73,7 +74,7 @@ class EnterRoute implements FastPath {
             if (enter == null) {
                 return webFlux.handle(request, response, body);
             }
-            return Mono.fromFuture(this.enters.enter(productId, enter.userId(), enter.proof(), requestId))
+            return Mono.fromFuture(this.enters.enter(productId, enter, requestId))
                 .flatMap((accepted) -> {
                     response.header(HttpHeaders.LOCATION, Enters.location(accepted));
                     return this.replies.answer(response, HttpResponseStatus.ACCEPTED, requestId, accepted);
@@ -88,6 +89,7 @@ class EnterRoute implements FastPath {
             EnterRequest request = this.json.readValue(body, EnterRequest.class);
             return request != null && UserIds.isValid(request.userId())
                     && (request.proof() == null || request.proof().length() <= EnterRequest.MAX_PROOF_LENGTH)
+                    && (request.pass() == null || request.pass().length() <= PassVerifier.MAX_PASS_LENGTH)
                     ? request : null;
         }
         catch (JacksonException ex) {

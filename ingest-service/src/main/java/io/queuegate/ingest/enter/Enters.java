@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.core.event.EntriesRequested.Entry;
 import io.queuegate.core.queue.TokenStatus;
+import io.queuegate.core.token.Lane;
 import io.queuegate.core.token.Token;
 import io.queuegate.core.token.TokenCodec;
 import io.queuegate.ingest.Completions;
@@ -16,7 +17,8 @@ import io.queuegate.web.ApiException;
 import org.springframework.stereotype.Component;
 
 /**
- * An enter, whichever route took it: the queue must be open, the token is issued, and the answer completes once
+ * An enter, whichever route took it: the queue must be open, its pass and proof good when it asks for them, the
+ * token is issued (in the lane the pass grants), and the answer completes once
  * Kafka holds the enter event. Counts every enter by outcome ({@code queuegate.enters}).
  */
 @Component
@@ -59,22 +61,24 @@ class Enters {
      * {@link ApiException} to answer. Never blocks: the queue's state is read from Redis, on a thread of its own, only
      * when ingest does not know the queue yet.
      */
-    CompletableFuture<EntryAccepted> enter(long productId, String userId, String proof, String requestId) {
+    CompletableFuture<EntryAccepted> enter(long productId, EnterRequest request, String requestId) {
         if (!this.queues.knows(productId)) {
-            return CompletableFuture.supplyAsync(() -> enterKnown(productId, userId, proof, requestId), QUEUE_READS)
+            return CompletableFuture.supplyAsync(() -> enterKnown(productId, request, requestId), QUEUE_READS)
                 .thenCompose((accepted) -> accepted);
         }
-        return enterKnown(productId, userId, proof, requestId);
+        return enterKnown(productId, request, requestId);
     }
 
-    private CompletableFuture<EntryAccepted> enterKnown(long productId, String userId, String proof,
-            String requestId) {
+    private CompletableFuture<EntryAccepted> enterKnown(long productId, EnterRequest request, String requestId) {
+        String userId = request.userId();
         Token token;
         long spent;
         try {
             QueueDirectory.Door door = this.queues.requireOpen(productId);
-            spent = door.asksForProof() ? this.proofOfWork.spend(productId, userId, proof) : NO_PROOF;
-            token = this.tokens.issue(productId, userId);
+            // the pass before the proof: a refused pass must not use up a good proof
+            Lane lane = door.lane(productId, userId, request.pass());
+            spent = door.asksForProof() ? this.proofOfWork.spend(productId, userId, request.proof()) : NO_PROOF;
+            token = this.tokens.issue(productId, userId, lane);
         }
         catch (ApiException ex) {
             return CompletableFuture.failedFuture(counted(ex));

@@ -5,7 +5,10 @@ import java.time.Duration;
 import com.github.benmanes.caffeine.cache.CacheLoader;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.LoadingCache;
+import io.queuegate.core.pass.PassVerifier;
+import io.queuegate.core.queue.QueueSettings;
 import io.queuegate.core.queue.QueueStore;
+import io.queuegate.core.token.Lane;
 import io.queuegate.web.ApiException;
 import io.queuegate.web.ProblemCodes;
 import io.queuegate.ingest.IngestProperties;
@@ -14,7 +17,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
 /**
- * Whether a queue exists and is open, and whether it asks for proof of work at join, read from Redis at most once per {@code queueCacheTtl} per product.
+ * Whether a queue exists and is open, and what it asks at join (proof of work, a pass), read from Redis at most once per {@code queueCacheTtl} per product.
  * A stale answer is served while it is re-read, so a slow or briefly absent Redis does not stall enters
  * for queues ingest already knows: the log, not Redis, absorbs the burst.
  */
@@ -27,13 +30,43 @@ class QueueDirectory {
      * What the door needs to know of a queue.
      *
      * @param challengeMaxNumber the ALTCHA challenge's largest secret number; 0 when no proof is asked
+     * @param inviteOnly whether an enter must carry a pass
+     * @param passes the verifier of the queue's passes; null when it takes none
      */
-    record Door(Availability availability, int challengeMaxNumber) {
+    record Door(Availability availability, int challengeMaxNumber, boolean inviteOnly, PassVerifier passes) {
 
-        static final Door UNKNOWN = new Door(Availability.UNKNOWN, 0);
+        static final Door UNKNOWN = new Door(Availability.UNKNOWN, 0, false, null);
+
+        static Door of(QueueSettings settings) {
+            return new Door(settings.open() ? Availability.OPEN : Availability.CLOSED,
+                    settings.asksForProof() ? settings.challengeMaxNumber() : 0, settings.requiresPass(),
+                    settings.passKeys() == null ? null : PassVerifier.of(settings.passKeys()));
+        }
 
         boolean asksForProof() {
             return this.challengeMaxNumber > 0;
+        }
+
+        /**
+         * The lane the enter's pass grants: the general line without one, unless the queue is invite-only.
+         *
+         * @throws ApiException 403 {@code pass_required} or {@code pass_invalid}
+         */
+        Lane lane(long productId, String userId, String pass) {
+            if (pass == null) {
+                if (this.inviteOnly) {
+                    throw new ApiException(HttpStatus.FORBIDDEN, ProblemCodes.PASS_REQUIRED, "The line of product "
+                            + productId + " is invite-only: enter with the pass the shop gave you.");
+                }
+                return Lane.GENERAL;
+            }
+            if (this.passes == null) {
+                throw new ApiException(HttpStatus.FORBIDDEN, ProblemCodes.PASS_INVALID,
+                        "The line of product " + productId + " takes no passes: enter without one.");
+            }
+            return this.passes.verify(pass, productId, userId)
+                .orElseThrow(() -> new ApiException(HttpStatus.FORBIDDEN, ProblemCodes.PASS_INVALID, "The pass is "
+                        + "not signed by this line's keys, has expired, or is for another user or line."));
         }
     }
 
@@ -51,10 +84,7 @@ class QueueDirectory {
 
                 @Override
                 public Door load(Long productId) {
-                    return store.findSettings(productId)
-                        .map(settings -> new Door(settings.open() ? Availability.OPEN : Availability.CLOSED,
-                                settings.asksForProof() ? settings.challengeMaxNumber() : 0))
-                        .orElse(Door.UNKNOWN);
+                    return store.findSettings(productId).map(Door::of).orElse(Door.UNKNOWN);
                 }
 
                 /**

@@ -1,5 +1,8 @@
 package io.queuegate.core.queue;
 
+import java.util.List;
+import java.util.Map;
+
 import io.swagger.v3.oas.annotations.media.Schema;
 
 import jakarta.validation.constraints.Max;
@@ -22,6 +25,9 @@ import jakarta.validation.constraints.NotNull;
  *        arrival order
  * @param challengeMaxNumber proof of work at join: the largest secret number of the ALTCHA challenge an enter must
  *        solve (the work is half of it, on average, SHA-256 hashes). Null or 0: no proof asked
+ * @param inviteOnly whether an enter must carry a pass signed by one of {@code passKeys}. Null: false
+ * @param passKeys the public keys (JWKs, EC P-256) of the shop's backend that signs passes: an invitation to an
+ *        invite-only queue, or a place in the priority lane. Null: the queue takes no passes
  */
 public record QueueSettings(
         @Schema(example = "1000") @NotNull @Min(1) @Max(10_000_000) Integer maxActive,
@@ -43,21 +49,42 @@ public record QueueSettings(
         @Schema(example = "50000", nullable = true, description = "Proof of work at join: an enter must carry the "
                 + "solution (proof) of an ALTCHA challenge (GET .../challenge) whose secret number is at most this; "
                 + "a browser takes about 0.5 s for 50,000. Unset or 0: no proof asked")
-        @Min(0) @Max(10_000_000) Integer challengeMaxNumber) {
+        @Min(0) @Max(10_000_000) Integer challengeMaxNumber,
+        @Schema(example = "false", nullable = true, description = "Only users with a pass (signed by one of "
+                + "passKeys) may enter; others are answered 403 pass_required. Unset: false")
+        Boolean inviteOnly,
+        @Schema(nullable = true, description = "Public JWKs (EC P-256, ES256) of the shop's backend that signs "
+                + "passes: JWS with sub (the user id), product, exp and optionally lane \"priority\", given at enter "
+                + "as pass. A priority pass places the user in a lane admitted before the general line. 1 to 10 keys, "
+                + "public only. Unset: the queue takes no passes")
+        List<Map<String, Object>> passKeys) {
 
     /** Settings without the optional ones: the line as it behaved before they existed. */
     public QueueSettings(Integer maxActive, Integer admitPerSecond, Integer entryTtlSeconds, Boolean open) {
-        this(maxActive, admitPerSecond, entryTtlSeconds, open, null, null, null, null);
+        this(maxActive, admitPerSecond, entryTtlSeconds, open, null, null, null, null, null, null);
     }
 
     /** Settings without proof of work. */
     public QueueSettings(Integer maxActive, Integer admitPerSecond, Integer entryTtlSeconds, Boolean open,
             Integer maxPollsPerSecond, Integer abandonAfterSeconds, Long opensAt) {
-        this(maxActive, admitPerSecond, entryTtlSeconds, open, maxPollsPerSecond, abandonAfterSeconds, opensAt, null);
+        this(maxActive, admitPerSecond, entryTtlSeconds, open, maxPollsPerSecond, abandonAfterSeconds, opensAt, null,
+                null, null);
+    }
+
+    /** Settings without passes. */
+    public QueueSettings(Integer maxActive, Integer admitPerSecond, Integer entryTtlSeconds, Boolean open,
+            Integer maxPollsPerSecond, Integer abandonAfterSeconds, Long opensAt, Integer challengeMaxNumber) {
+        this(maxActive, admitPerSecond, entryTtlSeconds, open, maxPollsPerSecond, abandonAfterSeconds, opensAt,
+                challengeMaxNumber, null, null);
     }
 
     /** Whether an enter must carry a solved challenge. */
     public boolean asksForProof() {
         return this.challengeMaxNumber != null && this.challengeMaxNumber > 0;
+    }
+
+    /** Whether an enter must carry a pass. */
+    public boolean requiresPass() {
+        return Boolean.TRUE.equals(this.inviteOnly);
     }
 }

@@ -1,9 +1,15 @@
 package io.queuegate.core.queue;
 
+import java.text.ParseException;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+
+import com.nimbusds.jose.jwk.JWK;
+import com.nimbusds.jose.jwk.JWKSet;
+import io.queuegate.core.pass.PassVerifier;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -19,7 +25,7 @@ public class QueueStore {
     private static final RedisScript<Long> SAVE_QUEUE = QueueScripts.of("save_queue", Long.class);
 
     private static final List<Object> FIELDS = List.of("maxActive", "admitPerSecond", "entryTtlSeconds", "open",
-            "maxPollsPerSecond", "abandonAfterSeconds", "opensAt", "challengeMaxNumber");
+            "maxPollsPerSecond", "abandonAfterSeconds", "opensAt", "challengeMaxNumber", "inviteOnly", "passKeys");
 
     private final StringRedisTemplate redis;
 
@@ -59,7 +65,10 @@ public class QueueStore {
                 "maxPollsPerSecond", optional(settings.maxPollsPerSecond()),
                 "abandonAfterSeconds", optional(settings.abandonAfterSeconds()),
                 "opensAt", optional(settings.opensAt()),
-                "challengeMaxNumber", optional(settings.challengeMaxNumber()));
+                "challengeMaxNumber", optional(settings.challengeMaxNumber()),
+                "inviteOnly", optional(settings.inviteOnly()),
+                "passKeys", settings.passKeys() == null ? ""
+                        : new JWKSet(PassVerifier.parse(settings.passKeys())).toString(true));
         this.redis.opsForSet().add(this.registry, Long.toString(productId));
     }
 
@@ -69,7 +78,7 @@ public class QueueStore {
             return Optional.empty();
         }
         return Optional.of(settings(values.get(0), values.get(1), values.get(2), values.get(3), values.get(4),
-                values.get(5), values.get(6), values.get(7)));
+                values.get(5), values.get(6), values.get(7), values.get(8), values.get(9)));
     }
 
     public Optional<QueueView> find(long productId) {
@@ -80,7 +89,7 @@ public class QueueStore {
             return Optional.empty();
         }
         QueueSettings settings = settings(reply.get(0), reply.get(1), reply.get(2), reply.get(3), reply.get(7),
-                reply.get(8), reply.get(11), reply.get(13));
+                reply.get(8), reply.get(11), reply.get(13), reply.get(14), reply.get(15));
         Object pace = reply.get(9);
         Object stock = reply.get(10);
         Object seed = reply.get(12);
@@ -107,11 +116,25 @@ public class QueueStore {
 
     private static QueueSettings settings(Object maxActive, Object admitPerSecond, Object entryTtlSeconds,
             Object open, Object maxPollsPerSecond, Object abandonAfterSeconds, Object opensAt,
-            Object challengeMaxNumber) {
+            Object challengeMaxNumber, Object inviteOnly, Object passKeys) {
         return new QueueSettings(Integer.valueOf(maxActive.toString()), Integer.valueOf(admitPerSecond.toString()),
                 Integer.valueOf(entryTtlSeconds.toString()), Boolean.valueOf(open.toString()),
                 integerOrNull(maxPollsPerSecond), integerOrNull(abandonAfterSeconds),
-                opensAt == null ? null : Long.valueOf(opensAt.toString()), integerOrNull(challengeMaxNumber));
+                opensAt == null ? null : Long.valueOf(opensAt.toString()), integerOrNull(challengeMaxNumber),
+                inviteOnly == null ? null : Boolean.valueOf(inviteOnly.toString()), passKeys(passKeys));
+    }
+
+    /** The pass keys as stored: a JWK set's JSON, checked when it was saved. */
+    private static List<Map<String, Object>> passKeys(Object stored) {
+        if (stored == null) {
+            return null;
+        }
+        try {
+            return JWKSet.parse(stored.toString()).getKeys().stream().map(JWK::toJSONObject).toList();
+        }
+        catch (ParseException ex) {
+            throw new IllegalStateException("unreadable pass keys in a queue's settings", ex);
+        }
     }
 
     private static Integer integerOrNull(Object value) {

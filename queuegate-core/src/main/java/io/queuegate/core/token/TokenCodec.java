@@ -12,7 +12,9 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Issues and verifies entry tokens: {@code base64url(version | productId | userId | mac)}.
+ * Issues and verifies entry tokens: {@code base64url(version | productId | userId | mac)}. The version byte also
+ * names the lane: 1 for the general line, 2 for the priority lane, so a general token is what it always was and a
+ * lane cannot be changed without the secret.
  *
  * <p>The token is a pure function of the secret, the product and the user. That is what lets ingest answer a
  * re-entry with the same token, and keep its place, without asking Redis; and it lets every service reject a
@@ -23,7 +25,8 @@ public final class TokenCodec {
 
     public static final int MAX_TOKEN_LENGTH = 128;
 
-    private static final byte VERSION = 1;
+    private static final byte GENERAL = 1;
+    private static final byte PRIORITY = 2;
     private static final int MAC_BYTES = 16;
     private static final String ALGORITHM = "HmacSHA256";
     private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
@@ -45,18 +48,22 @@ public final class TokenCodec {
     }
 
     public Token issue(long productId, String userId) {
+        return issue(productId, userId, Lane.GENERAL);
+    }
+
+    public Token issue(long productId, String userId, Lane lane) {
         if (productId <= 0 || !UserIds.isValid(userId)) {
             throw new IllegalArgumentException("a token needs a positive product id and a valid user id");
         }
         byte[] user = userId.getBytes(StandardCharsets.US_ASCII);
         ByteBuffer body = ByteBuffer.allocate(1 + 10 + user.length + MAC_BYTES);
-        body.put(VERSION);
+        body.put(lane == Lane.PRIORITY ? PRIORITY : GENERAL);
         putVarLong(body, productId);
         body.put(user);
         byte[] mac = mac(body.array(), body.position());
         body.put(mac, 0, MAC_BYTES);
         return new Token(productId, userId,
-                ENCODER.encodeToString(Arrays.copyOf(body.array(), body.position())));
+                ENCODER.encodeToString(Arrays.copyOf(body.array(), body.position())), lane);
     }
 
     /** Returns the token's content when this deployment issued it; empty for anything else, never an exception. */
@@ -71,7 +78,7 @@ public final class TokenCodec {
         catch (IllegalArgumentException ex) {
             return Optional.empty();
         }
-        if (bytes.length < 2 + 1 + MAC_BYTES || bytes[0] != VERSION) {
+        if (bytes.length < 2 + 1 + MAC_BYTES || (bytes[0] != GENERAL && bytes[0] != PRIORITY)) {
             return Optional.empty();
         }
         int signed = bytes.length - MAC_BYTES;
@@ -86,7 +93,8 @@ public final class TokenCodec {
             // the last check refuses non-canonical spellings of the same bytes, so one place has one token
             return Optional.empty();
         }
-        return Optional.of(new Token(productId, userId, token));
+        Lane lane = bytes[0] == PRIORITY ? Lane.PRIORITY : Lane.GENERAL;
+        return Optional.of(new Token(productId, userId, token, lane));
     }
 
     /**

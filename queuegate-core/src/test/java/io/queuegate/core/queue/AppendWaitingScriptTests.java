@@ -122,6 +122,26 @@ class AppendWaitingScriptTests extends RedisScriptTestSupport {
     }
 
     @Test
+    void thePriorityLaneGoesBeforeTheGeneralLineInLogOrderAndIsAdmittedFirst() {
+        configure(3, 100, 60, true);
+        this.line.append(this.product, List.of("g1", "g2", "+p1", "g3", "+p2"));
+        assertThat(this.line.append(this.product, List.of("+p3", "g4"))).isEqualTo(2);
+
+        assertThat(waiting()).containsExactly("p1", "p2", "p3", "g1", "g2", "g3", "g4");
+        assertThat(waitingScores().get("p1")).isLessThan(-4.5e15);
+        // a redelivery, or a re-entry in the other lane, moves nobody
+        Map<String, Double> before = waitingScores();
+        assertThat(this.line.append(this.product, List.of("g1", "+p1", "+g2", "p2"))).isZero();
+        assertThat(waitingScores()).isEqualTo(before);
+
+        this.admission.admit(this.product, NOW, 100);
+        assertThat(entry()).containsExactlyInAnyOrder("p1", "p2", "p3");
+        assertThat(waiting()).containsExactly("g1", "g2", "g3", "g4");
+        assertThat(this.line.append(this.product, List.of("+p4"))).isEqualTo(1);
+        assertThat(waiting()).containsExactly("p4", "g1", "g2", "g3", "g4");
+    }
+
+    @Test
     void tokenThatLeftBeforeItsAppendIsNotAdded() {
         this.line.append(this.product, List.of("a"));
 

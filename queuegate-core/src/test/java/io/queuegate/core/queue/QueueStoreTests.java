@@ -30,6 +30,24 @@ class QueueStoreTests extends RedisScriptTestSupport {
     }
 
     @Test
+    void passKeysAreStoredPublicAndReadBackAsGiven() throws Exception {
+        var shop = new com.nimbusds.jose.jwk.gen.ECKeyGenerator(com.nimbusds.jose.jwk.Curve.P_256).keyID("shop-1")
+            .generate();
+        QueueSettings settings = new QueueSettings(5, 40, 300, true, null, null, null, null, true,
+                java.util.List.of(shop.toPublicJWK().toJSONObject()));
+
+        this.store.save(this.product, settings);
+
+        assertThat(this.store.findSettings(this.product)).contains(settings);
+        assertThat(this.store.find(this.product).orElseThrow().settings()).isEqualTo(settings);
+        assertThat(redis.opsForHash().get(this.keys.settings(), "passKeys").toString()).contains("shop-1")
+            .doesNotContain("\"d\"");
+        this.store.save(this.product, new QueueSettings(5, 40, 300, true));
+        assertThat(redis.opsForHash().hasKey(this.keys.settings(), "passKeys")).as("left out: off").isFalse();
+        assertThat(redis.opsForHash().hasKey(this.keys.settings(), "inviteOnly")).isFalse();
+    }
+
+    @Test
     void savingAgainReplacesTheSettings() {
         this.store.save(this.product, new QueueSettings(500, 40, 300, true));
         QueueSettings changed = new QueueSettings(10_000_000, 1_000_000, 86_400, false);

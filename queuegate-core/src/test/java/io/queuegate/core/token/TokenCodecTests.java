@@ -33,6 +33,24 @@ class TokenCodecTests {
     private final TokenCodec codec = new TokenCodec(SECRET);
 
     @Test
+    void aPriorityTokenSaysItsLaneAndTheLaneCannotBeChangedWithoutTheSecret() {
+        Token general = this.codec.issue(42, "alice");
+        Token priority = this.codec.issue(42, "alice", Lane.PRIORITY);
+
+        assertThat(general.lane()).isEqualTo(Lane.GENERAL);
+        assertThat(priority.value()).isNotEqualTo(general.value());
+        assertThat(this.codec.verify(priority.value())).contains(priority);
+        assertThat(this.codec.verify(general.value()).orElseThrow().lane()).isEqualTo(Lane.GENERAL);
+
+        byte[] bytes = Base64.getUrlDecoder().decode(general.value());
+        bytes[0] = 2;
+        String promoted = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        assertThat(this.codec.verify(promoted)).as("a general token turned priority").isEmpty();
+        bytes[0] = 3;
+        assertThat(this.codec.verify(Base64.getUrlEncoder().withoutPadding().encodeToString(bytes))).isEmpty();
+    }
+
+    @Test
     void issuedTokenVerifiesToWhatWasIssued() {
         Token issued = this.codec.issue(42, "alice@example.com");
 
@@ -186,7 +204,8 @@ class TokenCodecTests {
 
     @Test
     void signedContentOfAnotherVersionIsRejected() throws Exception {
-        assertThat(this.codec.verify(sign(new byte[] { 2, 42 }, "alice"))).isEmpty();
+        // 1 and 2 are the general line and the priority lane
+        assertThat(this.codec.verify(sign(new byte[] { 3, 42 }, "alice"))).isEmpty();
         assertThat(this.codec.verify(sign(new byte[] { 0, 42 }, "alice"))).isEmpty();
     }
 

@@ -1,0 +1,125 @@
+package io.queuegate.core.pass;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.ECDSASigner;
+import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jose.jwk.Curve;
+import com.nimbusds.jose.jwk.ECKey;
+import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
+import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import io.queuegate.core.token.Lane;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+class PassVerifierTests {
+
+    private static final long PRODUCT = 42;
+
+    private final ECKey shop = key("shop-1");
+
+    private final PassVerifier verifier = PassVerifier.of(List.of(this.shop.toPublicJWK().toJSONObject()));
+
+    @Test
+    void aPassOfTheShopForThisUserAndLineGrantsItsLane() throws Exception {
+        assertThat(this.verifier.verify(pass(this.shop, "alice", PRODUCT, 60, null), PRODUCT, "alice"))
+            .contains(Lane.GENERAL);
+        assertThat(this.verifier.verify(pass(this.shop, "alice", PRODUCT, 60, "priority"), PRODUCT, "alice"))
+            .contains(Lane.PRIORITY);
+    }
+
+    @Test
+    void everyOtherPassIsRefused() throws Exception {
+        ECKey stranger = key("shop-1");
+        assertThat(this.verifier.verify(pass(this.shop, "alice", PRODUCT, -120, null), PRODUCT, "alice"))
+            .as("expired").isEmpty();
+        assertThat(this.verifier.verify(pass(stranger, "alice", PRODUCT, 60, null), PRODUCT, "alice"))
+            .as("signed by another key under the same kid").isEmpty();
+        assertThat(this.verifier.verify(pass(key("shop-9"), "alice", PRODUCT, 60, null), PRODUCT, "alice"))
+            .as("a kid not in the set").isEmpty();
+        assertThat(this.verifier.verify(pass(this.shop, "alice", PRODUCT + 1, 60, null), PRODUCT, "alice"))
+            .as("another line's").isEmpty();
+        assertThat(this.verifier.verify(pass(this.shop, "alice", PRODUCT, 60, null), PRODUCT, "bob"))
+            .as("another user's").isEmpty();
+        assertThat(this.verifier.verify(pass(this.shop, "alice", PRODUCT, 60, "vip"), PRODUCT, "alice"))
+            .as("a lane that does not exist").isEmpty();
+        assertThat(this.verifier.verify(withoutExpiry(), PRODUCT, "alice")).as("no exp").isEmpty();
+    }
+
+    @Test
+    void hostilePassesAreRefusedWithoutAnException() throws Exception {
+        String good = pass(this.shop, "alice", PRODUCT, 60, "priority");
+        String[] parts = good.split("\\.");
+        String none = encode("{\"alg\":\"none\"}") + "." + parts[1] + ".";
+        // the public key's own bytes used as an HMAC secret: the classic key confusion
+        SignedJWT confused = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).keyID("shop-1").build(),
+                claims("alice", PRODUCT, 60, "priority"));
+        confused.sign(new MACSigner(this.shop.toPublicJWK().toJSONString().repeat(2).getBytes(StandardCharsets.UTF_8)));
+
+        for (String hostile : List.of(none, confused.serialize(), parts[0] + "." + parts[1] + ".AAAA", "a.b.c",
+                "not a pass", "...", parts[0] + ".%%%." + parts[2], "x".repeat(PassVerifier.MAX_PASS_LENGTH + 1), "")) {
+            assertThat(this.verifier.verify(hostile, PRODUCT, "alice")).as(hostile).isEmpty();
+        }
+        assertThat(this.verifier.verify(null, PRODUCT, "alice")).isEmpty();
+    }
+
+    @Test
+    void onlyPublicP256SigningKeysAreTaken() throws Exception {
+        assertThatIllegalArgumentException().isThrownBy(() -> PassVerifier.of(List.of(this.shop.toJSONObject())))
+            .withMessageContaining("public");
+        assertThatIllegalArgumentException().isThrownBy(() -> PassVerifier.of(List.of(
+                new RSAKeyGenerator(2048).generate().toPublicJWK().toJSONObject())))
+            .withMessageContaining("P-256");
+        assertThatIllegalArgumentException().isThrownBy(() -> PassVerifier.of(List.of(
+                new ECKeyGenerator(Curve.P_384).generate().toPublicJWK().toJSONObject())));
+        assertThatIllegalArgumentException().isThrownBy(() -> PassVerifier.of(List.of(Map.of("kty", "EC"))))
+            .withMessageContaining("not a JWK");
+        assertThatIllegalArgumentException().isThrownBy(() -> PassVerifier.of(List.of()));
+    }
+
+    static ECKey key(String kid) {
+        try {
+            return new ECKeyGenerator(Curve.P_256).keyID(kid).generate();
+        }
+        catch (JOSEException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    static String pass(ECKey key, String userId, long productId, int expiresInSeconds, String lane)
+            throws JOSEException {
+        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.ES256).keyID(key.getKeyID()).build(),
+                claims(userId, productId, expiresInSeconds, lane));
+        jwt.sign(new ECDSASigner(key));
+        return jwt.serialize();
+    }
+
+    private static JWTClaimsSet claims(String userId, long productId, int expiresInSeconds, String lane) {
+        JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder().subject(userId)
+            .claim(PassVerifier.PRODUCT, productId)
+            .expirationTime(new Date(System.currentTimeMillis() + expiresInSeconds * 1000L));
+        return (lane == null ? claims : claims.claim(PassVerifier.LANE, lane)).build();
+    }
+
+    private String withoutExpiry() throws JOSEException {
+        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.ES256).keyID("shop-1").build(),
+                new JWTClaimsSet.Builder().subject("alice").claim(PassVerifier.PRODUCT, PRODUCT).build());
+        jwt.sign(new ECDSASigner(this.shop));
+        return jwt.serialize();
+    }
+
+    private static String encode(String json) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(json.getBytes(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,156 @@
+package io.queuegate.system;
+
+import java.util.Date;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.ECDSASigner;
+import com.nimbusds.jose.jwk.Curve;
+import com.nimbusds.jose.jwk.ECKey;
+import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import io.queuegate.system.Stack.Reply;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Passes a shop's backend signs: an invite-only line lets in only the users it invited, with their own pass for this
+ * line, and a priority pass puts its holder in the lane admitted before everyone of the general line, earlier
+ * entrants included. Through ingest, Kafka, the writer, the admission worker and the booking service.
+ */
+class PassSystemTests {
+
+    private final Stack stack = Stack.get();
+
+    private final long productId = Stack.newProduct();
+
+    private final ECKey shop = key("shop-2026");
+
+    @AfterEach
+    void forget() {
+        this.stack.forget(this.productId);
+    }
+
+    @Test
+    void anInviteOnlyLineLetsInOnlyTheInvitedEachWithTheirOwnPass() throws Exception {
+        assertThat(configure(Map.of("inviteOnly", true)).status()).as("invite-only without keys").isEqualTo(400);
+        assertThat(configure(Map.of("passKeys", List.of(this.shop.toJSONObject()))).status())
+            .as("a private key").isEqualTo(400);
+        assertThat(configure(Map.of("inviteOnly", true, "passKeys", List.of(this.shop.toPublicJWK().toJSONObject())))
+            .status()).isEqualTo(200);
+
+        assertThat(enter("guest", null).text("code")).isEqualTo("pass_required");
+        assertRefused(enter("guest", pass(this.shop, "guest", this.productId, -120, null)), "expired");
+        assertRefused(enter("guest", pass(key("shop-2026"), "guest", this.productId, 60, null)), "another key");
+        assertRefused(enter("guest", pass(this.shop, "guest", this.productId + 1, 60, null)), "another line");
+        assertRefused(enter("mallory", pass(this.shop, "guest", this.productId, 60, null)), "another user");
+        assertRefused(enter("guest", "eyJhbGciOiJub25lIn0.eyJzdWIiOiJndWVzdCJ9."), "alg none");
+
+        Reply invited = enter("guest", pass(this.shop, "guest", this.productId, 60, null));
+        assertThat(invited.status()).isEqualTo(202);
+        String token = invited.text("token");
+        await().atMost(Stack.ANSWER_WITHIN)
+            .until(() -> "AVAILABLE".equals(this.stack.status(this.productId, token).text("status")));
+        // nobody refused was written: the line took the invited user only
+        Reply queue = this.stack.send("GET", Stack.url(this.stack.worker, "/api/v1/queues/" + this.productId), null,
+                null, Map.of("Authorization", "Bearer " + Stack.ADMIN_TOKEN));
+        assertThat(queue.json().get("admittedTotal").asLong()).isEqualTo(1);
+        assertThat(queue.json().get("waiting").asLong()).isZero();
+        assertThat(queue.json().get("inviteOnly").asBoolean()).isTrue();
+        assertThat(queue.json().get("passKeys").get(0).has("d")).isFalse();
+    }
+
+    @Test
+    void aPriorityPassIsAdmittedBeforeEarlierGeneralEntrants() throws Exception {
+        // one place at a time, held until booked: the order of admissions is the order of the line
+        assertThat(configure(Map.of("passKeys", List.of(this.shop.toPublicJWK().toJSONObject()))).status())
+            .isEqualTo(200);
+        this.stack.setStock(this.productId, 100);
+        String first = entered("general-1", null);
+        await().atMost(Stack.ANSWER_WITHIN)
+            .until(() -> "AVAILABLE".equals(this.stack.status(this.productId, first).text("status")));
+        String second = entered("general-2", null);
+        String third = entered("general-3", null);
+        await().atMost(Stack.ANSWER_WITHIN)
+            .until(() -> "2".equals(this.stack.status(this.productId, third).text("position")));
+        String vip = entered("vip-1", pass(this.shop, "vip-1", this.productId, 60, "priority"));
+        String vip2 = entered("vip-2", pass(this.shop, "vip-2", this.productId, 60, "priority"));
+        assertThat(enter("general-4", pass(this.shop, "general-4", this.productId, 60, "vip")).text("code"))
+            .isEqualTo("pass_invalid");
+
+        await().atMost(Stack.ANSWER_WITHIN)
+            .until(() -> "2".equals(this.stack.status(this.productId, vip2).text("position")));
+        assertThat(this.stack.status(this.productId, vip).text("position")).isEqualTo("1");
+        assertThat(this.stack.status(this.productId, second).text("position")).isEqualTo("3");
+
+        List<String> admitted = new java.util.ArrayList<>();
+        for (String next : List.of(first, vip, vip2, second)) {
+            await().atMost(Stack.ANSWER_WITHIN)
+                .until(() -> "AVAILABLE".equals(this.stack.status(this.productId, next).text("status")));
+            admitted.add(next);
+            assertThat(this.stack.status(this.productId, third).text("status")).isEqualTo("WAITING");
+            assertThat(this.stack.book(this.productId, next).status()).isEqualTo(201);
+        }
+        assertThat(admitted).containsExactly(first, vip, vip2, second);
+    }
+
+    private Reply configure(Map<String, Object> passSettings) {
+        Map<String, Object> settings = new LinkedHashMap<>(Map.of("maxActive", 1, "admitPerSecond", 100,
+                "entryTtlSeconds", 600, "open", true));
+        settings.putAll(passSettings);
+        return this.stack.send("PUT", Stack.url(this.stack.worker, "/api/v1/queues/" + this.productId),
+                JsonMapper.shared().writeValueAsString(settings), "application/json",
+                Map.of("Authorization", "Bearer " + Stack.ADMIN_TOKEN));
+    }
+
+    private Reply enter(String userId, String pass) {
+        Map<String, Object> body = new LinkedHashMap<>(Map.of("userId", userId));
+        if (pass != null) {
+            body.put("pass", pass);
+        }
+        return this.stack.send("POST", Stack.url(this.stack.ingest, "/api/v1/queues/" + this.productId + "/entries"),
+                JsonMapper.shared().writeValueAsString(body), "application/json", Map.of());
+    }
+
+    private String entered(String userId, String pass) {
+        Reply reply = enter(userId, pass);
+        assertThat(reply.status()).as(userId).isEqualTo(202);
+        return reply.text("token");
+    }
+
+    private static void assertRefused(Reply reply, String why) {
+        assertThat(reply.status()).as(why).isEqualTo(403);
+        assertThat(reply.text("code")).as(why).isEqualTo("pass_invalid");
+    }
+
+    private static ECKey key(String kid) {
+        try {
+            return new ECKeyGenerator(Curve.P_256).keyID(kid).generate();
+        }
+        catch (JOSEException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    private static String pass(ECKey key, String userId, long productId, int expiresInSeconds, String lane)
+            throws JOSEException {
+        JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder().subject(userId).claim("product", productId)
+            .expirationTime(new Date(System.currentTimeMillis() + expiresInSeconds * 1000L));
+        if (lane != null) {
+            claims.claim("lane", lane);
+        }
+        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.ES256).keyID(key.getKeyID()).build(),
+                claims.build());
+        jwt.sign(new ECDSASigner(key));
+        return jwt.serialize();
+    }
+}
