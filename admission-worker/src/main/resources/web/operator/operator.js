@@ -172,7 +172,8 @@
     var row = document.createElement('tr');
     row.dataset.product = id;
     var cells = {};
-    ['product', 'state', 'waiting', 'active', 'rate', 'maxActive', 'admitPerSecond', 'ttl'].forEach(function (name) {
+    ['product', 'state', 'waiting', 'active', 'rate', 'maxActive', 'admitPerSecond', 'ttl', 'held', 'revoked']
+        .forEach(function (name) {
       var cell = document.createElement(name === 'product' ? 'th' : 'td');
       if (name === 'product') cell.scope = 'row';
       if (['product', 'state'].indexOf(name) < 0) cell.className = 'num';
@@ -214,15 +215,25 @@
     c.maxActive.textContent = queue.maxActive.toLocaleString();
     c.admitPerSecond.textContent = queue.admitPerSecond.toLocaleString();
     c.ttl.textContent = queue.entryTtlSeconds + ' s';
+    c.held.textContent = queue.held.toLocaleString();
+    c.revoked.textContent = queue.revokedTotal.toLocaleString();
     entry.toggle.textContent = queue.open ? 'Close' : 'Open';
     entry.toggle.setAttribute('aria-label', (queue.open ? 'Close' : 'Open') + ' the queue of product ' + queue.productId);
   }
 
   // --- changes -----------------------------------------------------------------------------------------
 
+  // A change names every setting: one left out is turned off, so those this view does not edit are sent as they are.
+  var KEPT_SETTINGS = ['maxPollsPerSecond', 'abandonAfterSeconds', 'opensAt', 'challengeMaxNumber', 'inviteOnly',
+    'passKeys'];
+
   function settingsOf(queue) {
-    return { maxActive: queue.maxActive, admitPerSecond: queue.admitPerSecond,
+    var settings = { maxActive: queue.maxActive, admitPerSecond: queue.admitPerSecond,
       entryTtlSeconds: queue.entryTtlSeconds, open: queue.open };
+    KEPT_SETTINGS.forEach(function (name) {
+      if (queue[name] !== null && queue[name] !== undefined) settings[name] = queue[name];
+    });
+    return settings;
   }
 
   async function put(id, settings, done) {
@@ -263,8 +274,13 @@
       say('Product ID and every number must be whole numbers of at least 1.');
       return;
     }
-    put(id, { maxActive: numbers[0], admitPerSecond: numbers[1], entryTtlSeconds: numbers[2],
-      open: $('s-open').checked }, 'Settings of product ' + id + ' saved.');
+    var known = queues.get(id);
+    var settings = known ? settingsOf(known) : {};
+    settings.maxActive = numbers[0];
+    settings.admitPerSecond = numbers[1];
+    settings.entryTtlSeconds = numbers[2];
+    settings.open = $('s-open').checked;
+    put(id, settings, 'Settings of product ' + id + ' saved.');
   }
 
   // --- the chart ---------------------------------------------------------------------------------------

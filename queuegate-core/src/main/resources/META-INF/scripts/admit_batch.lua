@@ -2,15 +2,17 @@
 -- One admission step for one product: drop expired entries and abandoned places, shuffle the early entrants when
 -- the sale opens, then move the head of the line into entry, and measure the pace at which it moves.
 -- KEYS[1] waiting:{p}   KEYS[2] entry:{p}   KEYS[3] queue:{p}   KEYS[4] stats:{p}   KEYS[5] audit:{p}
--- KEYS[6] gone:{p}   KEYS[7] stock:{p}   KEYS[8] seen:{p}
--- KEYS[9] admission-lease:{p}, optional: the lease of the worker that runs this queue's steps
+-- KEYS[6] gone:{p}   KEYS[7] stock:{p}   KEYS[8] seen:{p}   KEYS[9] held:{p}
+-- KEYS[10] admission-lease:{p}, optional: the lease of the worker that runs this queue's steps
 -- ARGV[1] now in epoch ms, or 0 to read Redis TIME
 -- ARGV[2] the most users this call may expire, the most it may take out as abandoned, and the most it may admit
 --         (bounds the work of one call), and the most early entrants it re-places at the opening
 -- ARGV[3] a fresh random seed, used only by the step that opens the sale (and then published)
--- ARGV[4] with KEYS[9]: the calling worker's id   ARGV[5] with KEYS[9]: the lease time in ms
--- Returns {admitted, expired, active, waiting, abandoned}, {-1} when the queue has no settings, or {-2} when KEYS[9]
+-- ARGV[4] with KEYS[10]: the calling worker's id   ARGV[5] with KEYS[10]: the lease time in ms
+-- Returns {admitted, expired, active, waiting, abandoned}, {-1} when the queue has no settings, or {-2} when KEYS[10]
 -- is given and another worker holds it (nothing was changed).
+-- Users the operator holds (held:{p}) keep their place and are passed over: the step admits the first users of the
+-- line who are not held.
 --
 -- Atomic, so any number of workers may call it at once: active never exceeds maxActive. The rate is a token
 -- bucket kept in stats:{p} and refilled from elapsed time, so more workers or more ticks never admit faster.
@@ -34,14 +36,14 @@ if run and run ~= run_id() then
 end
 -- The lease is checked, renewed or taken (when free: never held, released, or lapsed) in the step itself, so a
 -- worker that lost it to another, however late its call arrives, admits nothing: one holder per queue at a time.
-if KEYS[9] then
-  local holder = redis.call('GET', KEYS[9])
+if KEYS[10] then
+  local holder = redis.call('GET', KEYS[10])
   if holder == ARGV[4] then
-    redis.call('PEXPIRE', KEYS[9], ARGV[5])
+    redis.call('PEXPIRE', KEYS[10], ARGV[5])
   elseif holder then
     return {-2}
   else
-    redis.call('SET', KEYS[9], ARGV[4], 'PX', ARGV[5])
+    redis.call('SET', KEYS[10], ARGV[4], 'PX', ARGV[5])
   end
 end
 local maxActive = tonumber(settings[1])
@@ -157,11 +159,31 @@ local admitted = 0
 if admitting and waiting > 0 then
   admitted = math.max(0, math.min(maxActive - active, math.floor(tokens), bound, waiting))
 end
-if admitted > 0 then
+local head = {}
+local held = admitted > 0 and redis.call('SCARD', KEYS[9]) or 0
+if admitted > 0 and held == 0 then
   -- ZRANGE and ZREMRANGEBYRANK rather than ZPOPMIN: the sequence scores are not needed, and formatting each
   -- one for Lua was a tenth of a large step.
-  local head = redis.call('ZRANGE', KEYS[1], 0, admitted - 1)
+  head = redis.call('ZRANGE', KEYS[1], 0, admitted - 1)
   redis.call('ZREMRANGEBYRANK', KEYS[1], 0, admitted - 1)
+elseif admitted > 0 then
+  -- the first `admitted` users who are not held are among the first admitted + held of the line
+  local candidates = redis.call('ZRANGE', KEYS[1], 0, admitted + held - 1)
+  for first = 1, #candidates, 1000 do
+    local last = math.min(first + 999, #candidates)
+    local flags = redis.call('SMISMEMBER', KEYS[9], unpack(candidates, first, last))
+    for i = 1, last - first + 1 do
+      if flags[i] == 0 and #head < admitted then
+        head[#head + 1] = candidates[first + i - 1]
+      end
+    end
+  end
+  for first = 1, #head, 1000 do
+    redis.call('ZREM', KEYS[1], unpack(head, first, math.min(first + 999, #head)))
+  end
+  admitted = #head
+end
+if admitted > 0 then
   local expiresAt = now + ttlMs
   -- formatted once: a Lua number given to redis.call is formatted with %.17g for every member, a quarter of the
   -- step's time at 10,000

@@ -69,7 +69,11 @@ class OperatorViewBrowserTests {
 
     @Test
     void withTheTokenItListsTheQueueChartsItAndChangesIt() {
-        this.stack.configure(this.productId, 1, 5, 60, true);
+        // a setting the view does not edit, which its changes must keep
+        assertThat(this.stack.send("PUT", Stack.url(this.stack.worker, "/api/v1/queues/" + this.productId),
+                "{\"maxActive\":1,\"admitPerSecond\":5,\"entryTtlSeconds\":60,\"open\":true,"
+                        + "\"abandonAfterSeconds\":900}", "application/json",
+                Map.of("Authorization", "Bearer " + Stack.ADMIN_TOKEN)).status()).isEqualTo(200);
         List<String> tokens = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             Reply entered = this.stack.enter(this.productId, "op-" + i);
@@ -98,6 +102,15 @@ class OperatorViewBrowserTests {
             .contains("1 waiting and 1 active now"));
         this.browser.await("a few more samples", d -> Integer.parseInt(
                 this.browser.find("#chart").getAttribute("data-samples")) >= 6);
+        assertThat(cell("held")).isEqualTo("0");
+        assertThat(cell("revoked")).isEqualTo("0");
+        Map<String, String> admin = Map.of("Authorization", "Bearer " + Stack.ADMIN_TOKEN);
+        String queue = Stack.url(this.stack.worker, "/api/v1/queues/" + this.productId);
+        assertThat(this.stack.send("PUT", queue + "/held-users/op-2", null, null, admin).status()).isEqualTo(204);
+        assertThat(this.stack.send("DELETE", queue + "/entries/" + tokens.get(1), null, null, admin).status())
+            .isEqualTo(204);
+        this.browser.await("the hold and the revocation shown", d -> cell("held").equals("1")
+                && cell("revoked").equals("1"));
         this.browser.screenshot("12-admin-queues");
         this.browser.script("document.getElementById('chart-panel').scrollIntoView();");
         this.browser.screenshot("13-admin-chart");
@@ -117,6 +130,8 @@ class OperatorViewBrowserTests {
         this.browser.await("the queue shown closed", d -> cell("state").equals("closed"));
         await().atMost(Duration.ofSeconds(5))
             .until(() -> this.stack.enter(this.productId, "after-close").status() == 409);
+        assertThat(this.stack.send("GET", queue, null, null, admin).json().get("abandonAfterSeconds").asInt())
+            .as("kept through the view's changes").isEqualTo(900);
         assertThat(this.browser.consoleErrors()).isEmpty();
     }
 }

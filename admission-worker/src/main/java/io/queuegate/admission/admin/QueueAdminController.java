@@ -118,11 +118,13 @@ class QueueAdminController {
      * @param challengeMaxNumber null when no proof of work is asked at join
      * @param inviteOnly null or false when anyone may enter
      * @param passKeys the public keys passes are verified with; null when the queue takes no passes
+     * @param held users the operator holds (they wait and are never admitted until released)
+     * @param revokedTotal places the operator revoked
      */
     record QueueResponse(long productId, int maxActive, int admitPerSecond, int entryTtlSeconds, boolean open,
             Integer maxPollsPerSecond, Integer abandonAfterSeconds, Long opensAt, long waiting, long active,
             long admittedTotal, Double pace, boolean soldOut, String seed, Integer challengeMaxNumber,
-            Boolean inviteOnly, List<Map<String, Object>> passKeys) {
+            Boolean inviteOnly, List<Map<String, Object>> passKeys, long held, long revokedTotal) {
 
         static QueueResponse of(long productId, QueueView view) {
             QueueSettings settings = view.settings();
@@ -130,7 +132,7 @@ class QueueAdminController {
                     settings.entryTtlSeconds(), settings.open(), settings.maxPollsPerSecond(),
                     settings.abandonAfterSeconds(), settings.opensAt(), view.waiting(), view.active(),
                     view.admittedTotal(), view.pace(), view.soldOut(), view.seed(), settings.challengeMaxNumber(),
-                    settings.inviteOnly(), settings.passKeys());
+                    settings.inviteOnly(), settings.passKeys(), view.held(), view.revokedTotal());
         }
     }
 

@@ -37,6 +37,17 @@ final class SaleLedger {
         product(setting.productId()).stock = setting;
     }
 
+    /** A hold stored in Kafka, or its release (a tombstone): the last one of each user counts. */
+    void held(long productId, String userId, boolean held) {
+        Set<String> users = product(productId).held;
+        if (held) {
+            users.add(userId);
+        }
+        else {
+            users.remove(userId);
+        }
+    }
+
     /**
      * One audit event: ADMITTED gives an entry until {@code expiresAt}; EXPIRED, LEFT, REVOKED, CONSUMED and ABANDONED take the
      * place away for good; RESTORED (a booking undone) gives the entry back with the expiry it had; SHUFFLED (a fair
@@ -105,6 +116,9 @@ final class SaleLedger {
         String shuffleSeed;
 
         final Set<String> shuffled = new LinkedHashSet<>();
+
+        /** The users the operator holds now. */
+        final Set<String> held = new HashSet<>();
 
         /** Users whose place is gone: left, expired, abandoned or used (booked). */
         Set<String> goneUsers() {

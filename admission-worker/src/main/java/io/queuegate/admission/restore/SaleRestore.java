@@ -13,6 +13,7 @@ import java.util.Properties;
 import io.queuegate.admission.AdmissionProperties;
 import io.queuegate.core.event.QueueConfigured;
 import io.queuegate.core.event.StockSet;
+import io.queuegate.core.event.UserHeld;
 import io.queuegate.core.queue.Keyspace;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.queue.QueueScripts;
@@ -38,7 +39,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * Gives a Redis that lost the sale back everything but the lines, from durable records, before the lines are
- * replayed: the queues' settings and stock settings (the compacted sale topic), the leaves (the leaves topic), the
+ * replayed: the queues' settings, stock settings and held users (the compacted sale topic), the leaves (the leaves topic), the
  * admissions, expiries and abandonments (the audit topic) and the bookings (the bookings topic). So a used token
  * stays used (its user is gone before the line is replayed, and is not placed again), the stock comes back as set
  * minus what was booked since, and admitted users get their entries back instead of a place in the line, never more
@@ -162,7 +163,14 @@ public class SaleRestore {
     }
 
     private void sale(SaleLedger ledger, ConsumerRecord<String, byte[]> record) {
-        if (record.value() == null || record.key() == null) {
+        if (record.key() == null) {
+            return;
+        }
+        if (record.key().startsWith(UserHeld.KEY_PREFIX)) {
+            held(ledger, record);
+            return;
+        }
+        if (record.value() == null) {
             return;
         }
         if (record.key().startsWith("queue:")) {
@@ -171,6 +179,19 @@ public class SaleRestore {
         }
         else if (record.key().startsWith("stock:")) {
             ledger.stockSet(this.json.readValue(record.value(), StockSet.class));
+        }
+    }
+
+    /** {@code held:<productId>:<userId>}: a hold, or with no value its release. */
+    private void held(SaleLedger ledger, ConsumerRecord<String, byte[]> record) {
+        String[] parts = record.key().split(":", 3);
+        if (parts.length == 3) {
+            try {
+                ledger.held(Long.parseLong(parts[1]), parts[2], record.value() != null);
+            }
+            catch (NumberFormatException ex) {
+                log.warn("skipped a hold with the unreadable key {}", record.key());
+            }
         }
     }
 
@@ -221,6 +242,12 @@ public class SaleRestore {
         writePairs(placeKeys, "booking", sale.bookings.entrySet().stream()
             .map(entry -> List.of(entry.getKey(), entry.getValue()))
             .toList());
+        // the log's holds replace what Redis kept: a release it lost must not keep a user held. Nobody is admitted
+        // meanwhile, as the line is stamped for its new process only at the end (FINISH_RESTORE)
+        this.redis.delete(keys.held());
+        if (!sale.held.isEmpty()) {
+            this.redis.opsForSet().add(keys.held(), sale.held.toArray(String[]::new));
+        }
         Long stock = sale.stockLeft();
         this.redis.execute(RESTORE_STOCK, List.of(keys.stock(), keys.stats()), Long.toString(sale.bookedUnits),
                 stock == null ? "" : stock.toString(),

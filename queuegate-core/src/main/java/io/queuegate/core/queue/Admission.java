@@ -44,7 +44,7 @@ public class Admission {
         QueueKeys keys = this.keyspace.product(productId);
         List<?> reply = this.timer.time("admit_batch", () -> this.redis.execute(QueueScripts.ADMIT_BATCH,
                 List.of(keys.waiting(), keys.entry(), keys.settings(), keys.stats(), keys.audit(), keys.gone(),
-                        keys.stock(), keys.seen()),
+                        keys.stock(), keys.seen(), keys.held()),
                 Long.toString(nowMillis), Integer.toString(maxBatch), seed));
         return result(reply);
     }
@@ -66,7 +66,7 @@ public class Admission {
         RANDOM.nextBytes(seed);
         List<?> reply = this.timer.time("admit_batch", () -> this.redis.execute(QueueScripts.ADMIT_BATCH,
                 List.of(keys.waiting(), keys.entry(), keys.settings(), keys.stats(), keys.audit(), keys.gone(),
-                        keys.stock(), keys.seen(), keys.admissionLease()),
+                        keys.stock(), keys.seen(), keys.held(), keys.admissionLease()),
                 Long.toString(nowMillis), Integer.toString(maxBatch), HexFormat.of().formatHex(seed), holder,
                 Long.toString(leaseMillis)));
         if (reply != null && reply.size() == 1 && number(reply.getFirst()) == -2) {

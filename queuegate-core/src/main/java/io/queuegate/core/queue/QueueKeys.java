@@ -75,6 +75,14 @@ public record QueueKeys(String prefix, long productId) {
         return tagged("seen");
     }
 
+    /**
+     * Set of users the operator holds: they keep their place in waiting and read WAITING with their position, and
+     * the admission step passes over them until they are released.
+     */
+    public String held() {
+        return tagged("held");
+    }
+
     /** Hash of the queue's settings. */
     public String settings() {
         return tagged("queue");
@@ -125,7 +133,7 @@ public record QueueKeys(String prefix, long productId) {
     }
 
     public List<String> all() {
-        return List.of(waiting(), entry(), gone(), seen(), settings(), stats(), stock(), bookings(), reservations(),
-                audit(), auditLease(), admissionLease());
+        return List.of(waiting(), entry(), gone(), seen(), held(), settings(), stats(), stock(), bookings(),
+                reservations(), audit(), auditLease(), admissionLease());
     }
 }

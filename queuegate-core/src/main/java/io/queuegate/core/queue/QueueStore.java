@@ -84,7 +84,7 @@ public class QueueStore {
     public Optional<QueueView> find(long productId) {
         QueueKeys keys = this.keyspace.product(productId);
         List<?> reply = this.redis.execute(READ_QUEUE,
-                List.of(keys.settings(), keys.waiting(), keys.entry(), keys.stats(), keys.stock()));
+                List.of(keys.settings(), keys.waiting(), keys.entry(), keys.stats(), keys.stock(), keys.held()));
         if (reply == null || reply.isEmpty()) {
             return Optional.empty();
         }
@@ -95,7 +95,8 @@ public class QueueStore {
         Object seed = reply.get(12);
         return Optional.of(new QueueView(settings, number(reply.get(4)), number(reply.get(5)),
                 number(reply.get(6)), pace == null ? null : Double.valueOf(pace.toString()),
-                stock == null ? null : Long.valueOf(stock.toString()), seed == null ? null : seed.toString()));
+                stock == null ? null : Long.valueOf(stock.toString()), seed == null ? null : seed.toString(),
+                number(reply.get(16)), number(reply.get(17))));
     }
 
     /**

@@ -9,9 +9,17 @@ package io.queuegate.core.queue;
  * @param pace admissions per second actually made, smoothed; null before there is history
  * @param stock units left to sell; null when no stock is set for the product
  * @param seed the seed the early entrants' order was drawn from at the opening; null before (or without) one
+ * @param held users the operator holds
+ * @param revokedTotal places the operator revoked
  */
 public record QueueView(QueueSettings settings, long waiting, long active, long admittedTotal, Double pace,
-        Long stock, String seed) {
+        Long stock, String seed, long held, long revokedTotal) {
+
+    /** A view of a queue nobody held or revoked anything in. */
+    public QueueView(QueueSettings settings, long waiting, long active, long admittedTotal, Double pace, Long stock,
+            String seed) {
+        this(settings, waiting, active, admittedTotal, pace, stock, seed, 0, 0);
+    }
 
     /** Stock is set and none is left: nobody is admitted until it returns. */
     public boolean soldOut() {

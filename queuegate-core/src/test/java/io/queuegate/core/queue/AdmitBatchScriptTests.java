@@ -12,6 +12,31 @@ import static org.assertj.core.api.Assertions.assertThat;
 class AdmitBatchScriptTests extends RedisScriptTestSupport {
 
     @Test
+    void heldUsersKeepTheirPlaceAndArePassedOverUntilReleased() {
+        configure(3, 100, 60, true);
+        this.line.append(this.product, List.of("a", "held-1", "b", "held-2", "c", "d", "e"));
+        redis.opsForSet().add(this.keys.held(), "held-1", "held-2", "never-entered");
+
+        AdmissionResult first = this.admission.admit(this.product, NOW, 100);
+
+        assertThat(first.admitted()).isEqualTo(3);
+        assertThat(entry()).containsExactlyInAnyOrder("a", "b", "c");
+        assertThat(waiting()).containsExactly("held-1", "held-2", "d", "e");
+        // a bound of one admits the first user not held, however many held users come before
+        redis.opsForZSet().removeRange(this.keys.entry(), 0, -1);
+        assertThat(this.admission.admit(this.product, NOW + 1000, 1).admitted()).isEqualTo(1);
+        assertThat(entry()).containsExactly("d");
+        assertThat(this.admission.admit(this.product, NOW + 2000, 100).admitted()).isEqualTo(1);
+        assertThat(waiting()).containsExactly("held-1", "held-2");
+        assertThat(this.admission.admit(this.product, NOW + 3000, 100).admitted()).isZero();
+
+        redis.opsForSet().remove(this.keys.held(), "held-2");
+        assertThat(this.admission.admit(this.product, NOW + 4000, 100).admitted()).isEqualTo(1);
+        assertThat(entry()).contains("held-2").doesNotContain("held-1");
+        assertThat(waiting()).containsExactly("held-1");
+    }
+
+    @Test
     void unknownQueueAdmitsNobodyAndWritesNothing() {
         this.line.append(this.product, tokens("t", 5));
 

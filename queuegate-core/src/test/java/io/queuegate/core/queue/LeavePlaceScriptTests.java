@@ -103,6 +103,8 @@ class LeavePlaceScriptTests extends RedisScriptTestSupport {
         assertThat(redis.opsForSet().isMember(this.keys.gone(), "a")).isTrue();
         var audit = redis.opsForStream().range(this.keys.audit(), org.springframework.data.domain.Range.unbounded());
         assertThat(audit.getLast().getValue()).containsEntry("type", "REVOKED").containsEntry("users", "a");
+        assertThat(stat("revokedTotal")).isEqualTo(1);
+        assertThat(stat("leftTotal")).isZero();
         assertThat(this.remover.revoke(token("a"))).isFalse();
     }
 }
