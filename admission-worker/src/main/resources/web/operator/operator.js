@@ -206,7 +206,7 @@
   function update(entry, queue, perSecond) {
     var c = entry.cells;
     c.product.textContent = String(queue.productId);
-    c.state.textContent = queue.open ? 'open' : 'closed';
+    c.state.textContent = queue.deletedAt ? 'deleting' : queue.open ? 'open' : 'closed';
     c.state.className = queue.open ? 'open' : 'closed';
     c.waiting.textContent = queue.waiting.toLocaleString();
     c.active.textContent = queue.active.toLocaleString();

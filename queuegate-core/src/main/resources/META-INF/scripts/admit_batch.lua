@@ -10,7 +10,10 @@
 -- ARGV[3] a fresh random seed, used only by the step that opens the sale (and then published)
 -- ARGV[4] with KEYS[10]: the calling worker's id   ARGV[5] with KEYS[10]: the lease time in ms
 -- Returns {admitted, expired, active, waiting, abandoned}, {-1} when the queue has no settings, or {-2} when KEYS[10]
--- is given and another worker holds it (nothing was changed).
+-- is given and another worker holds it (nothing was changed). A deleted queue (queue:{p} deletedAt) admits nobody:
+-- each step tells up to ARGV[2] of its waiting users EXPIRED, its entries run out, and once nobody is left and the
+-- audit is relayed, DELETE_GRACE_MS after the deletion, the step answers a sixth element, 1: the caller removes the
+-- queue's keys (QueueStore.remove).
 -- Users the operator holds (held:{p}) keep their place and are passed over: the step admits the first users of the
 -- line who are not held.
 --
@@ -22,7 +25,7 @@
 -- The #!lua line makes Redis refuse the script before it starts when out of memory, never halfway through.
 -- now_ms and time_ms are the shared clock (lib/clock.lua), which QueueScripts puts before this script.
 local settings = redis.call('HMGET', KEYS[3], 'maxActive', 'admitPerSecond', 'entryTtlSeconds', 'open',
-  'abandonAfterSeconds', 'opensAt')
+  'abandonAfterSeconds', 'opensAt', 'deletedAt')
 if not settings[1] then
   return {-1}
 end
@@ -69,6 +72,30 @@ if expired > 0 then
   redis.call('XADD', KEYS[5], 'MAXLEN', '~', 100000, '*', 'type', 'EXPIRED', 'at', now,
     'users', table.concat(users, ','))
   redis.call('HINCRBY', KEYS[4], 'expiredTotal', expired)
+end
+
+-- A deleted queue: its line is told EXPIRED a slice at a time (into gone, audited), nobody is admitted, and it is
+-- drained when nobody waits or holds an entry and the audit stream is relayed. The grace outlasts ingest's cache of the
+-- queue (a few seconds), so the log's last enters of it are applied (to gone: append_waiting.lua) before it goes.
+local DELETE_GRACE_MS = 60000
+local deletedAt = tonumber(settings[7])
+if deletedAt then
+  local users = redis.call('ZRANGE', KEYS[1], 0, bound - 1)
+  if #users > 0 then
+    for first = 1, #users, 1000 do
+      local last = math.min(first + 999, #users)
+      redis.call('ZREM', KEYS[1], unpack(users, first, last))
+      redis.call('SADD', KEYS[6], unpack(users, first, last))
+    end
+    redis.call('XADD', KEYS[5], 'MAXLEN', '~', 100000, '*', 'type', 'EXPIRED', 'at', now,
+      'users', table.concat(users, ','))
+    redis.call('HINCRBY', KEYS[4], 'expiredTotal', #users)
+  end
+  local active = redis.call('ZCARD', KEYS[2])
+  local waiting = redis.call('ZCARD', KEYS[1])
+  local drained = active == 0 and waiting == 0 and redis.call('XLEN', KEYS[5]) == 0
+    and now >= deletedAt + DELETE_GRACE_MS
+  return {0, expired + #users, active, waiting, 0, drained and 1 or 0}
 end
 
 -- Abandoned places: users not seen for abandonAfterSeconds are the lowest scores of seen:{p}, so one range by score

@@ -93,7 +93,15 @@ local args = {}
 local n = 0
 local tracked = nil
 local early = false
-local queue = redis.call('HMGET', KEYS[5], 'abandonAfterSeconds', 'opensAt')
+local queue = redis.call('HMGET', KEYS[5], 'abandonAfterSeconds', 'opensAt', 'deletedAt')
+if queue[3] then
+  -- the queue was deleted: its last enters read EXPIRED, as its line does (admit_batch.lua)
+  for first = 1, #users, 1000 do
+    redis.call('SADD', KEYS[3], unpack(users, first, math.min(first + 999, #users)))
+  end
+  redis.call('HSET', KEYS[4], ARGV[1], last, 'seq', seq, 'run', run)
+  return {0, last}
+end
 if queue[1] or queue[2] then
   local now = time_ms()
   if queue[1] then

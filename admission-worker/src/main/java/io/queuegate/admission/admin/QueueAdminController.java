@@ -22,6 +22,8 @@ import jakarta.validation.Valid;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PutMapping;
@@ -80,6 +82,37 @@ class QueueAdminController {
         }
     }
 
+    @DeleteMapping("/{productId}")
+    @Operation(summary = "Delete a queue", description = "Closes the queue at once (enters answer 409 queue_closed) "
+            + "and drains it: the admission steps tell everyone waiting EXPIRED, admitted users keep their entries "
+            + "until they book or the entries expire, and once nobody is left (at least a minute after the deletion) "
+            + "the queue's keys are removed and it leaves the list. The product's stock and bookings stay. Stored in "
+            + "the sale topic first, so a Redis that loses it drains the restored line again. Deleting a queue that "
+            + "is draining changes nothing; creating it again (PUT) stops the draining.")
+    @ApiResponse(responseCode = "204", description = "The queue is deleted and draining")
+    @ApiResponse(responseCode = "400", description = "invalid_request: a malformed productId")
+    @ApiResponse(responseCode = "401", description = "unauthorized")
+    @ApiResponse(responseCode = "404", description = "queue_not_found")
+    @ApiResponse(responseCode = "503", description = "unavailable: not stored in Kafka, so nothing changed")
+    ResponseEntity<Void> delete(@PathVariable("productId") String productIdText) {
+        long productId = ProductIds.parse(productIdText);
+        QueueView view = this.store.find(productId)
+            .orElseThrow(() -> new ApiException(HttpStatus.NOT_FOUND, ProblemCodes.QUEUE_NOT_FOUND,
+                    "No queue is configured for product " + productId + "."));
+        if (view.deletedAt() == null) {
+            QueueSettings s = view.settings();
+            QueueSettings closed = new QueueSettings(s.maxActive(), s.admitPerSecond(), s.entryTtlSeconds(), false,
+                    s.maxPollsPerSecond(), s.abandonAfterSeconds(), s.opensAt(), s.challengeMaxNumber(),
+                    s.inviteOnly(), s.passKeys());
+            long deletedAt = System.currentTimeMillis();
+            DurableWrite.orUnavailable(() -> this.publisher.publishDeleted(productId, closed, deletedAt),
+                    "The deletion could not be stored durably; nothing changed, try again.",
+                    DurableWrite.OPERATOR_RETRY_AFTER);
+            this.store.markDeleted(productId, deletedAt);
+        }
+        return ResponseEntity.noContent().build();
+    }
+
     @GetMapping
     @Operation(summary = "List every queue", description = "Every configured queue, ordered by product id, with "
             + "its settings and the size of its line: what the operator view at /admin shows.")
@@ -120,11 +153,13 @@ class QueueAdminController {
      * @param passKeys the public keys passes are verified with; null when the queue takes no passes
      * @param held users the operator holds (they wait and are never admitted until released)
      * @param revokedTotal places the operator revoked
+     * @param deletedAt when the queue was deleted: it is draining, and leaves the list once nobody is left in it;
+     *        null while it exists
      */
     record QueueResponse(long productId, int maxActive, int admitPerSecond, int entryTtlSeconds, boolean open,
             Integer maxPollsPerSecond, Integer abandonAfterSeconds, Long opensAt, long waiting, long active,
             long admittedTotal, Double pace, boolean soldOut, String seed, Integer challengeMaxNumber,
-            Boolean inviteOnly, List<Map<String, Object>> passKeys, long held, long revokedTotal) {
+            Boolean inviteOnly, List<Map<String, Object>> passKeys, long held, long revokedTotal, Long deletedAt) {
 
         static QueueResponse of(long productId, QueueView view) {
             QueueSettings settings = view.settings();
@@ -132,7 +167,7 @@ class QueueAdminController {
                     settings.entryTtlSeconds(), settings.open(), settings.maxPollsPerSecond(),
                     settings.abandonAfterSeconds(), settings.opensAt(), view.waiting(), view.active(),
                     view.admittedTotal(), view.pace(), view.soldOut(), view.seed(), settings.challengeMaxNumber(),
-                    settings.inviteOnly(), settings.passKeys(), view.held(), view.revokedTotal());
+                    settings.inviteOnly(), settings.passKeys(), view.held(), view.revokedTotal(), view.deletedAt());
         }
     }
 

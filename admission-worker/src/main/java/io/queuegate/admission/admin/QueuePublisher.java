@@ -29,4 +29,12 @@ class QueuePublisher {
     void publish(long productId, QueueSettings settings) throws Exception {
         this.sale.send(QueueConfigured.key(productId), new QueueConfigured(productId, settings));
     }
+
+    /**
+     * @param settings the queue's last settings, kept so that a restore knows the queue it drains
+     * @throws Exception when Kafka did not acknowledge in time; nothing is stored then
+     */
+    void publishDeleted(long productId, QueueSettings settings, long deletedAt) throws Exception {
+        this.sale.send(QueueConfigured.key(productId), new QueueConfigured(productId, settings, deletedAt));
+    }
 }

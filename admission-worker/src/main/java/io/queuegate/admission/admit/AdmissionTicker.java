@@ -182,6 +182,11 @@ class AdmissionTicker extends PeriodicTask {
         Optional<AdmissionResult> step = this.admission.admitAsHolder(productId, ScriptTime.REDIS_TIME,
                 this.properties.maxBatch(), this.share.workerId(), this.share.leaseMillis());
         this.share.held(productId, step.isPresent());
+        if (step.isPresent() && step.get().drained()) {
+            // a deleted queue nobody is left in: its keys go, and no worker steps it again
+            this.queues.remove(productId);
+            log.info("removed the drained queue of deleted product {}", productId);
+        }
         return step;
     }
 

@@ -29,8 +29,11 @@ final class SaleLedger {
         return this.products;
     }
 
-    void configured(long productId, QueueSettings settings) {
-        product(productId).settings = settings;
+    /** @param deletedAt when the queue was deleted; null while it exists (a later record may create it again) */
+    void configured(long productId, QueueSettings settings, Long deletedAt) {
+        ProductSale sale = product(productId);
+        sale.settings = settings;
+        sale.deletedAt = deletedAt;
     }
 
     void stockSet(StockSet setting) {
@@ -95,6 +98,9 @@ final class SaleLedger {
     static final class ProductSale {
 
         QueueSettings settings;
+
+        /** When the queue was deleted, by its last record; null while it exists. */
+        Long deletedAt;
 
         StockSet stock;
 

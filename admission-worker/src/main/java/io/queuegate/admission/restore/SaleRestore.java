@@ -175,7 +175,7 @@ public class SaleRestore {
         }
         if (record.key().startsWith("queue:")) {
             QueueConfigured configured = this.json.readValue(record.value(), QueueConfigured.class);
-            ledger.configured(configured.productId(), configured.settings());
+            ledger.configured(configured.productId(), configured.settings(), configured.deletedAt());
         }
         else if (record.key().startsWith("stock:")) {
             ledger.stockSet(this.json.readValue(record.value(), StockSet.class));
@@ -257,8 +257,12 @@ public class SaleRestore {
             // A Redis that kept older settings lost the last change (it was published before it was saved); one that
             // lost everything may have been given settings since the loss, which are newer than the log read here.
             Optional<QueueSettings> held = this.queues.findSettings(productId);
-            if (held.isEmpty() || (!foundEmpty && !held.get().equals(settings))) {
+            if (held.isEmpty() || (!foundEmpty && !held.get().equals(settings)) || sale.deletedAt != null) {
                 this.queues.save(productId, settings);
+            }
+            if (sale.deletedAt != null) {
+                // the steps drain it again: the line's replay tells its enters EXPIRED
+                this.queues.markDeleted(productId, sale.deletedAt);
             }
         }
         this.redis.execute(FINISH_RESTORE, List.of(keys.stats()));

@@ -79,9 +79,21 @@ class SaleLedgerTests {
     @Test
     void theLastSettingsWin() {
         SaleLedger ledger = new SaleLedger();
-        ledger.configured(P, new QueueSettings(5, 10, 60, true, null, null, null));
-        ledger.configured(P, new QueueSettings(9, 10, 60, false, null, null, null));
+        ledger.configured(P, new QueueSettings(5, 10, 60, true, null, null, null), null);
+        ledger.configured(P, new QueueSettings(9, 10, 60, false, null, null, null), 1_000L);
         assertThat(ledger.product(P).settings.maxActive()).isEqualTo(9);
+        assertThat(ledger.product(P).deletedAt).as("deleted").isEqualTo(1_000L);
+        ledger.configured(P, new QueueSettings(7, 10, 60, true, null, null, null), null);
+        assertThat(ledger.product(P).deletedAt).as("created again").isNull();
         assertThat(ledger.products()).containsOnlyKeys(P);
+    }
+
+    @Test
+    void theLastHoldOfEachUserWins() {
+        SaleLedger ledger = new SaleLedger();
+        ledger.held(P, "a", true);
+        ledger.held(P, "b", true);
+        ledger.held(P, "a", false);
+        assertThat(ledger.product(P).held).containsExactly("b");
     }
 }

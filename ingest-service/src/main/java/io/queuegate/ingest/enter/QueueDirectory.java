@@ -88,9 +88,9 @@ class QueueDirectory {
                 }
 
                 /**
-                 * A known queue does not become unknown on a re-read: queues are never deleted through the API, so
-                 * settings that vanish mean a Redis that lost them, and they come back from the log while the enters
-                 * go on being accepted into it.
+                 * A known queue does not become unknown on a re-read: settings that vanish mean a Redis that lost
+                 * them, and they come back from the log while the enters go on being accepted into it, or a deleted
+                 * queue that drained, which was closed for a minute before it went and so stays closed here.
                  */
                 @Override
                 public Door reload(Long productId, Door old) {

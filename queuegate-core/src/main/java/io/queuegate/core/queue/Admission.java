@@ -80,6 +80,6 @@ public class Admission {
             return AdmissionResult.UNKNOWN_QUEUE;
         }
         return new AdmissionResult(number(reply.get(0)), number(reply.get(1)), number(reply.get(2)),
-                number(reply.get(3)), number(reply.get(4)));
+                number(reply.get(3)), number(reply.get(4)), reply.size() > 5 && number(reply.get(5)) == 1);
     }
 }

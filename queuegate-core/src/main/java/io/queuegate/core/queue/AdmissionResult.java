@@ -8,10 +8,17 @@ package io.queuegate.core.queue;
  * @param active entries held after the step
  * @param waiting tokens still waiting after the step
  * @param abandoned waiting users who lost their place because they stopped polling
+ * @param drained the queue was deleted and nobody is left in it, waiting or admitted: its keys may go
  */
-public record AdmissionResult(long admitted, long expired, long active, long waiting, long abandoned) {
+public record AdmissionResult(long admitted, long expired, long active, long waiting, long abandoned,
+        boolean drained) {
 
     public static final AdmissionResult UNKNOWN_QUEUE = new AdmissionResult(0, 0, 0, 0, 0);
+
+    /** A step of a queue that is not deleted, or not drained yet. */
+    public AdmissionResult(long admitted, long expired, long active, long waiting, long abandoned) {
+        this(admitted, expired, active, waiting, abandoned, false);
+    }
 
     /** A step that took nobody out as abandoned. */
     public AdmissionResult(long admitted, long expired, long active, long waiting) {
@@ -21,7 +28,7 @@ public record AdmissionResult(long admitted, long expired, long active, long wai
     /** Both steps' changes and counts added up: what a tick did over all the queues it stepped. */
     public AdmissionResult plus(AdmissionResult other) {
         return new AdmissionResult(this.admitted + other.admitted, this.expired + other.expired,
-                this.active + other.active, this.waiting + other.waiting, this.abandoned + other.abandoned);
+                this.active + other.active, this.waiting + other.waiting, this.abandoned + other.abandoned, false);
     }
 
     public boolean changedAnything() {

@@ -24,6 +24,8 @@ public class QueueStore {
 
     private static final RedisScript<Long> SAVE_QUEUE = QueueScripts.of("save_queue", Long.class);
 
+    private static final RedisScript<Long> MARK_DELETED = QueueScripts.of("mark_deleted", Long.class);
+
     private static final List<Object> FIELDS = List.of("maxActive", "admitPerSecond", "entryTtlSeconds", "open",
             "maxPollsPerSecond", "abandonAfterSeconds", "opensAt", "challengeMaxNumber", "inviteOnly", "passKeys");
 
@@ -66,6 +68,8 @@ public class QueueStore {
                 "abandonAfterSeconds", optional(settings.abandonAfterSeconds()),
                 "opensAt", optional(settings.opensAt()),
                 "challengeMaxNumber", optional(settings.challengeMaxNumber()),
+                // saving settings creates the queue again if it was deleted
+                "deletedAt", "",
                 "inviteOnly", optional(settings.inviteOnly()),
                 "passKeys", settings.passKeys() == null ? ""
                         : new JWKSet(PassVerifier.parse(settings.passKeys())).toString(true));
@@ -96,7 +100,8 @@ public class QueueStore {
         return Optional.of(new QueueView(settings, number(reply.get(4)), number(reply.get(5)),
                 number(reply.get(6)), pace == null ? null : Double.valueOf(pace.toString()),
                 stock == null ? null : Long.valueOf(stock.toString()), seed == null ? null : seed.toString(),
-                number(reply.get(16)), number(reply.get(17))));
+                number(reply.get(16)), number(reply.get(17)),
+                reply.get(18) == null ? null : Long.valueOf(reply.get(18).toString())));
     }
 
     /**
@@ -107,6 +112,27 @@ public class QueueStore {
         Set<String> members = this.redis.opsForSet().members(this.registry);
         return members == null ? Set.of()
                 : members.stream().map(Long::parseLong).collect(Collectors.toUnmodifiableSet());
+    }
+
+    /**
+     * Marks the queue deleted and closed: the admission steps tell its line EXPIRED and report it drained once nobody
+     * is left (see {@code admit_batch.lua}); {@link #remove} then takes its keys. Nothing happens to a queue that has
+     * no settings.
+     */
+    public void markDeleted(long productId, long deletedAt) {
+        this.redis.execute(MARK_DELETED, List.of(this.keyspace.product(productId).settings()),
+                Long.toString(deletedAt));
+    }
+
+    /**
+     * Removes a drained queue: out of the registry, and its line's keys gone. The product's stock and bookings stay:
+     * they are the booking service's, and a booking is looked up by id after its sale.
+     */
+    public void remove(long productId) {
+        this.redis.opsForSet().remove(this.registry, Long.toString(productId));
+        QueueKeys keys = this.keyspace.product(productId);
+        this.redis.delete(List.of(keys.settings(), keys.waiting(), keys.entry(), keys.gone(), keys.seen(),
+                keys.held(), keys.stats(), keys.audit(), keys.auditLease(), keys.admissionLease()));
     }
 
     /** Forgets a queue and everything in it. */

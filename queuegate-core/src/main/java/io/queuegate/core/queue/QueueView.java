@@ -11,14 +11,15 @@ package io.queuegate.core.queue;
  * @param seed the seed the early entrants' order was drawn from at the opening; null before (or without) one
  * @param held users the operator holds
  * @param revokedTotal places the operator revoked
+ * @param deletedAt epoch milliseconds the queue was deleted (it is draining); null while it exists
  */
 public record QueueView(QueueSettings settings, long waiting, long active, long admittedTotal, Double pace,
-        Long stock, String seed, long held, long revokedTotal) {
+        Long stock, String seed, long held, long revokedTotal, Long deletedAt) {
 
     /** A view of a queue nobody held or revoked anything in. */
     public QueueView(QueueSettings settings, long waiting, long active, long admittedTotal, Double pace, Long stock,
             String seed) {
-        this(settings, waiting, active, admittedTotal, pace, stock, seed, 0, 0);
+        this(settings, waiting, active, admittedTotal, pace, stock, seed, 0, 0, null);
     }
 
     /** Stock is set and none is left: nobody is admitted until it returns. */

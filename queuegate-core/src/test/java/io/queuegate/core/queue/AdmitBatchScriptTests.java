@@ -12,6 +12,40 @@ import static org.assertj.core.api.Assertions.assertThat;
 class AdmitBatchScriptTests extends RedisScriptTestSupport {
 
     @Test
+    void aDeletedQueueTellsItsLineExpiredAdmitsNobodyAndIsDrainedOnceEmptyAfterTheGrace() {
+        configure(1, 100, 60, true);
+        this.line.append(this.product, List.of("admitted", "a", "b", "c"));
+        assertThat(this.admission.admit(this.product, NOW, 100).admitted()).isEqualTo(1);
+        this.store.markDeleted(this.product, NOW);
+        assertThat(this.store.findSettings(this.product).orElseThrow().open()).isFalse();
+
+        AdmissionResult first = this.admission.admit(this.product, NOW + 1000, 2);
+        assertThat(first.admitted()).isZero();
+        assertThat(first.expired()).isEqualTo(2);
+        assertThat(waiting()).containsExactly("c");
+        assertThat(redis.opsForSet().members(this.keys.gone())).containsExactlyInAnyOrder("a", "b");
+        // the last enters of the log go to gone, not to the line
+        assertThat(this.line.append(this.product, List.of("late"))).isZero();
+        assertThat(redis.opsForSet().isMember(this.keys.gone(), "late")).isTrue();
+
+        AdmissionResult second = this.admission.admit(this.product, NOW + 2000, 100);
+        assertThat(waiting()).isEmpty();
+        assertThat(second.drained()).as("an entry is still held").isFalse();
+        redis.delete(this.keys.audit());
+        // the entry expires 60 s after its admission; the grace ends 60 s after the deletion
+        assertThat(this.admission.admit(this.product, NOW + 59_000, 100).drained()).isFalse();
+        AdmissionResult last = this.admission.admit(this.product, NOW + 61_000, 100);
+        assertThat(last.expired()).isEqualTo(1);
+        assertThat(last.drained()).as("audit of the expiry not relayed yet").isFalse();
+        redis.delete(this.keys.audit());
+        assertThat(this.admission.admit(this.product, NOW + 62_000, 100).drained()).isTrue();
+
+        // saving settings creates it again
+        this.store.save(this.product, new QueueSettings(1, 100, 60, true));
+        assertThat(this.admission.admit(this.product, NOW + 63_000, 100).drained()).isFalse();
+    }
+
+    @Test
     void heldUsersKeepTheirPlaceAndArePassedOverUntilReleased() {
         configure(3, 100, 60, true);
         this.line.append(this.product, List.of("a", "held-1", "b", "held-2", "c", "d", "e"));
