@@ -7,6 +7,7 @@ import base64
 import collections
 import gzip
 import hashlib
+import hmac
 import json
 import random
 import socket
@@ -107,7 +108,71 @@ def proof_cases(stack, pw, proof, add):
     add("proof", "revoke of a 64 KB token", adm, raw("DELETE", revoke + "A" * 65536, [admin]), True)
 
 
-def corpus(stack, p, pa, genuine, pw=None, proof=None):
+# The public half of a P-256 key whose private half nobody kept: an invite-only line whose every pass must be refused.
+PASS_KEY = {"kty": "EC", "crv": "P-256", "kid": "hostile-shop",
+            "x": "TeECjdWTjmtC3NAag5_QYSxZla_1AlaAOV58kSMZf1o", "y": "2iWKbpPppdjPopN_yz-5pueLrH_xSHNjk526uU_z2jY"}
+
+
+def jws(header, claims, signature=b"\x00" * 64):
+    part = lambda v: base64.urlsafe_b64encode(v if isinstance(v, bytes) else json.dumps(v).encode()).rstrip(b"=")
+    return b".".join([part(header), part(claims), part(signature)]).decode()
+
+
+def pass_cases(stack, pp, add):
+    """Enters of an invite-only line (pp, keyed by PASS_KEY) with passes no client can make: unsigned, signed with
+    HMAC over the public key, by a key not in the set, malformed; and bad pass keys for a queue."""
+    ing, adm = stack.ingest.port, stack.worker.port
+    admin = f"Authorization: Bearer {stack.admin_token}"
+    enter = f"/api/v1/queues/{pp}/entries"
+    claims = {"sub": "hx-bob", "product": pp, "exp": int(time.time()) + 600, "lane": "priority"}
+    confusion = hmac.new(json.dumps(PASS_KEY).encode(), digestmod=hashlib.sha256)
+    header = {"alg": "HS256", "kid": "hostile-shop"}
+    unsigned = jws(header, claims, b"")
+    confusion.update(unsigned.rsplit(".", 1)[0].encode())
+    bad = {
+        "no pass": None, "empty pass": "", "alg none": jws({"alg": "none"}, claims, b""),
+        "alg none, kid of the set": jws({"alg": "none", "kid": "hostile-shop"}, claims, b""),
+        "HS256 keyed with the public key": jws(header, claims, confusion.digest()),
+        "ES256 by a kid not in the set": jws({"alg": "ES256", "kid": "another-shop"}, claims),
+        "ES256 with a zero signature": jws({"alg": "ES256", "kid": "hostile-shop"}, claims),
+        "ES512": jws({"alg": "ES512", "kid": "hostile-shop"}, claims, b"\x01" * 132),
+        "RS256": jws({"alg": "RS256", "kid": "hostile-shop"}, claims, b"\x01" * 256),
+        "header not JSON": base64.urlsafe_b64encode(b"{{{").decode() + ".e30.AA",
+        "two parts": "eyJhbGciOiJFUzI1NiJ9.e30", "five parts (JWE)": "a.b.c.d.e", "not base64": "!!.!!.!!",
+        "claims with a huge exp": jws({"alg": "ES256", "kid": "hostile-shop"}, {**claims, "exp": 10**30}),
+        "product as text": jws({"alg": "ES256", "kid": "hostile-shop"}, {**claims, "product": str(pp)}),
+        "jwk in the header": jws({"alg": "ES256", "jwk": PASS_KEY}, claims),
+        "5 KB pass": "A" * 5000,
+    }
+    for name, value in bad.items():
+        body = {"userId": "hx-bob"} if value is None else {"userId": "hx-bob", "pass": value}
+        add("pass", f"enter, {name}", ing, raw("POST", enter, [JSON], json.dumps(body).encode()), True)
+    for name, value in {"pass a number": 7, "pass an object": {"a": 1}, "pass an array": ["x"]}.items():
+        add("pass", f"enter, {name}", ing,
+            raw("POST", enter, [JSON], json.dumps({"userId": "hx-bob", "pass": value}).encode()), True)
+    queue = {"maxActive": 7, "admitPerSecond": 7, "entryTtlSeconds": 7, "open": False}
+    private = {**PASS_KEY, "d": "AAAA"}
+    for name, extra in {"invite-only without keys": {"inviteOnly": True}, "a private key": {"passKeys": [private]},
+                        "an RSA key": {"passKeys": [{"kty": "RSA", "n": "AQAB", "e": "AQAB"}]},
+                        "a symmetric key": {"passKeys": [{"kty": "oct", "k": "c2VjcmV0"}]},
+                        "no keys": {"passKeys": []}, "eleven keys": {"passKeys": [PASS_KEY] * 11},
+                        "a point off the curve": {"passKeys": [{**PASS_KEY, "y": PASS_KEY["x"]}]},
+                        "keys an object": {"passKeys": {"keys": [PASS_KEY]}}}.items():
+        add("pass", f"queue PUT, {name}", adm, raw("PUT", f"/api/v1/queues/{pp}", [JSON, admin],
+                                                    json.dumps({**queue, **extra}).encode()), True)
+    # the operator's holds and deletions: only with the admin token, only of valid users and known queues
+    held = f"/api/v1/queues/{pp}/held-users/"
+    add("pass", "hold without a bearer", adm, raw("PUT", held + "hx-bob"), True)
+    add("pass", "hold of a user id with a space", adm, raw("PUT", held + "a%20b", [admin]), True)
+    add("pass", "hold of a 65-character user id", adm, raw("PUT", held + "u" * 65, [admin]), True)
+    add("pass", "hold in a product with no queue", adm,
+        raw("PUT", f"/api/v1/queues/{S.new_product()}/held-users/hx-bob", [admin]), True)
+    add("pass", "delete a queue without a bearer", adm, raw("DELETE", f"/api/v1/queues/{pp}"), True)
+    add("pass", "delete a product with no queue", adm, raw("DELETE", f"/api/v1/queues/{S.new_product()}", [admin]),
+        True)
+
+
+def corpus(stack, p, pa, genuine, pw=None, proof=None, pp=None):
     """At least 200 requests no client should be able to turn into a write: each must get a 4xx (never a 5xx,
     never a dropped connection), and none may change Redis or publish an event."""
     ing, adm, book = stack.ingest.port, stack.worker.port, stack.booking.port
@@ -386,7 +451,9 @@ def corpus(stack, p, pa, genuine, pw=None, proof=None):
             method not in ("OPTIONS", "TRACE"))
     add("HTTP", "X-HTTP-Method-Override DELETE", ing,
         raw("POST", status, [JSON, "X-HTTP-Method-Override: DELETE"], b"{}"), True)
-    add("HTTP", "DELETE on the admin queue", adm, raw("DELETE", f"/api/v1/queues/{p}", [admin]), True)
+    add("HTTP", "PATCH on the admin queue", adm, raw("PATCH", f"/api/v1/queues/{p}", [JSON, admin], b"{}"), True)
+    add("HTTP", "DELETE on the admin queue with a wrong bearer", adm,
+        raw("DELETE", f"/api/v1/queues/{p}", ["Authorization: Bearer not-the-admin-token"]), True)
     add("HTTP", "POST on the admin queue", adm,
         raw("POST", f"/api/v1/queues/{fresh}", [JSON, admin], json.dumps(targets[1][5]).encode()), True)
     add("HTTP", "Content-Length and chunked at once (smuggling)", ing,
@@ -429,6 +496,8 @@ def corpus(stack, p, pa, genuine, pw=None, proof=None):
         raw("POST", enter, [JSON, "Accept: application/xml"], b'{"userId":"a b"}'), True)
     if pw is not None:
         proof_cases(stack, pw, proof, add)
+    if pp is not None:
+        pass_cases(stack, pp, add)
     return cases
 
 

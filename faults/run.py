@@ -910,13 +910,20 @@ def hostile_input(stack, api):
         api.admin)
     if r.status != 200:
         raise RuntimeError(f"configuring queue {pw} failed: {r}")
+    # an invite-only line whose passes are signed by a key nobody holds: every pass the corpus tries is forged
+    pp = S.new_product()
+    r = S.client(stack.worker.base).call("PUT", f"/api/v1/queues/{pp}", {
+        "maxActive": 2, "admitPerSecond": 1000, "entryTtlSeconds": 600, "open": True, "inviteOnly": True,
+        "passKeys": [hostile.PASS_KEY]}, api.admin)
+    if r.status != 200:
+        raise RuntimeError(f"configuring queue {pp} failed: {r}")
     challenge = S.client(api.ingest).call("GET", f"/api/v1/queues/{pw}/challenge?userId=hx-alice").json()
     proof = hostile.solved(challenge)
     S.wait_for(lambda: (api.status(p, genuine).json() or {}).get("status") == "AVAILABLE", 30, 0.1)
     time.sleep(0.5)
     before = hostile.snapshot(redis)
     sent_before = hostile.producer_sends(stack.ingest.management)
-    cases = hostile.corpus(stack, p, pa, genuine, pw, proof)
+    cases = hostile.corpus(stack, p, pa, genuine, pw, proof, pp)
     results = hostile.run(cases)
     time.sleep(3)  # anything that reached Kafka has reached Redis by now
     after = hostile.snapshot(redis)

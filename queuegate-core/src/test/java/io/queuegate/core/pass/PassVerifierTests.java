@@ -86,6 +86,9 @@ class PassVerifierTests {
         assertThatIllegalArgumentException().isThrownBy(() -> PassVerifier.of(List.of(Map.of("kty", "EC"))))
             .withMessageContaining("not a JWK");
         assertThatIllegalArgumentException().isThrownBy(() -> PassVerifier.of(List.of()));
+        Map<String, Object> offTheCurve = new java.util.HashMap<>(this.shop.toPublicJWK().toJSONObject());
+        offTheCurve.put("y", offTheCurve.get("x"));
+        assertThatIllegalArgumentException().isThrownBy(() -> PassVerifier.of(List.of(offTheCurve)));
     }
 
     static ECKey key(String kid) {
