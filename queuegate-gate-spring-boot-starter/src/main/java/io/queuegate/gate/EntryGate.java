@@ -61,6 +61,7 @@ public class EntryGate {
     }
 
     /**
+     * @param tokens verifies entry tokens; null for a gate without the queue's secret, which takes admissions alone
      * @param admissions verifies admissions (JWS) by the queue's published keys; null to take entry tokens alone
      */
     public EntryGate(StringRedisTemplate redis, TokenCodec tokens, JsonMapper json, GateProperties properties,
@@ -126,6 +127,10 @@ public class EntryGate {
             return this.admissions.verify(token, productId)
                 .map((admission) -> new Token(productId, admission.userId(), admission.token()))
                 .orElseThrow(GateRejectedException::notAdmitted);
+        }
+        if (this.tokens == null) {
+            // a gate that knows only the published keys takes admissions alone
+            throw GateRejectedException.notAdmitted();
         }
         return this.tokens.verify(token, productId).orElseThrow(GateRejectedException::notAdmitted);
     }

@@ -19,12 +19,17 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Condition;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * Gives a Spring Boot service an {@link EntryGate}, a {@link StockLedger} and a {@link BookingLookup} once it has
- * Redis: add the starter, set {@code queuegate.token.secret} to the queue's secret, and call
+ * Redis: add the starter, set {@code queuegate.token.secret} to the queue's secret, or {@code queuegate.gate.jwks-uri}
+ * to the queue's published keys (then only admissions are taken, and no secret is needed), and call
  * {@code gate.reserve(...)} where a booking starts.
  */
 @AutoConfiguration(afterName = {
@@ -36,6 +41,7 @@ public class GateAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
+    @Conditional(SecretOrNoJwks.class)
     TokenCodec tokenCodec(TokenProperties properties, Environment environment) {
         SecretPolicy.require("QUEUE_TOKEN_SECRET", properties.secret(), environment);
         return new TokenCodec(properties.secret());
@@ -51,17 +57,18 @@ public class GateAutoConfiguration {
     /** The keys this service publishes at {@code /.well-known/jwks.json}, as every service of the queue does. */
     @Bean
     @ConditionalOnMissingBean
+    @Conditional(SecretOrNoJwks.class)
     AdmissionKeys admissionKeys(TokenProperties properties) {
         return AdmissionKeys.of(properties.signingKeys(), properties.secret());
     }
 
     @Bean
     @ConditionalOnMissingBean
-    EntryGate entryGate(StringRedisTemplate redis, TokenCodec tokens, ObjectProvider<JsonMapper> json,
+    EntryGate entryGate(StringRedisTemplate redis, ObjectProvider<TokenCodec> tokens, ObjectProvider<JsonMapper> json,
             GateProperties properties, ObjectProvider<MeterRegistry> metrics, Keyspace keyspace) {
         AdmissionVerifier admissions = properties.jwksUri() == null || properties.jwksUri().isBlank() ? null
                 : AdmissionVerifier.fromJwksUri(properties.jwksUri());
-        return new EntryGate(redis, tokens, json.getIfAvailable(JsonMapper::shared), properties,
+        return new EntryGate(redis, tokens.getIfAvailable(), json.getIfAvailable(JsonMapper::shared), properties,
                 new ScriptTimer(metrics.getIfAvailable(() -> Metrics.globalRegistry)), keyspace, admissions);
     }
 
@@ -82,5 +89,19 @@ public class GateAutoConfiguration {
     @ConditionalOnMissingBean
     GateRejectionHandler gateRejectionHandler() {
         return new GateRejectionHandler();
+    }
+
+    /**
+     * The queue's secret is needed unless the gate verifies admissions by the published keys and is given no secret:
+     * a shop outside the deployment then runs the gate with the JWKS URL alone.
+     */
+    static final class SecretOrNoJwks implements Condition {
+
+        @Override
+        public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            Environment environment = context.getEnvironment();
+            return !environment.getProperty("queuegate.token.secret", "").isBlank()
+                    || environment.getProperty("queuegate.gate.jwks-uri", "").isBlank();
+        }
     }
 }

@@ -18,6 +18,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** What the starter contributes to a context, and what it refuses to start with. */
 class GateAutoConfigurationTests {
@@ -50,6 +51,23 @@ class GateAutoConfigurationTests {
                 assertThat(context.getBean(TokenCodec.class).verify(
                         new TokenCodec("another-secret-0123456789").issue(7, "u-1").value())).isEmpty();
             });
+    }
+
+    @Test
+    void withTheJwksUriAloneTheGateTakesAdmissionsAndNeedsNoSecret() {
+        this.runner.withUserConfiguration(RedisConfiguration.class)
+            .withPropertyValues("queuegate.gate.jwks-uri=http://127.0.0.1:9/.well-known/jwks.json")
+            .run((context) -> {
+                assertThat(context).hasNotFailed();
+                assertThat(context).hasSingleBean(EntryGate.class);
+                assertThat(context).doesNotHaveBean(TokenCodec.class);
+                // a bare token cannot be checked without the secret: refused before Redis is asked
+                String token = new TokenCodec(SECRET).issue(7, "u-1").value();
+                assertThatThrownBy(() -> context.getBean(EntryGate.class).reserve(7, token, 1))
+                    .isInstanceOf(GateRejectedException.class);
+            });
+        // neither: the secret is still required
+        this.runner.withUserConfiguration(RedisConfiguration.class).run((context) -> assertThat(context).hasFailed());
     }
 
     @Test

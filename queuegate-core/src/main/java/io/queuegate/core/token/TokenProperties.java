@@ -1,6 +1,5 @@
 package io.queuegate.core.token;
 
-import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Size;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -8,14 +7,15 @@ import org.springframework.validation.annotation.Validated;
 
 /**
  * @param secret the HMAC key of entry tokens ({@code QUEUE_TOKEN_SECRET}); every service of a deployment
- * shares it, and changing it invalidates every token issued
+ * shares it, and changing it invalidates every token issued. Required wherever tokens are issued or checked (the
+ * services refuse to start without it, SecretPolicy); a gate given only {@code queuegate.gate.jwks-uri} needs none
  * @param signingKeys the keys admissions are signed with (ES256), as a JWK set of private P-256 keys with a kid each:
  * the first signs, all are published at {@code /.well-known/jwks.json}. To rotate, put a new key first and keep the
  * old one second until the longest entryTtlSeconds has passed, then drop it. Unset: one key derived from the secret
  */
 @Validated
 @ConfigurationProperties("queuegate.token")
-public record TokenProperties(@NotBlank @Size(min = 16) String secret, String signingKeys) {
+public record TokenProperties(@Size(min = 16) String secret, String signingKeys) {
 
     /** The key of a local run; refused outside the {@code dev} profile. */
     public static final String DEV_SECRET = io.queuegate.core.secret.SecretPolicy.DEV_TOKEN_SECRET;
