@@ -103,15 +103,32 @@
     return 'You are number ' + position + ' in line. ' + people;
   }
 
-  function etaText(etaSeconds) {
+  function minutesText(seconds) {
+    var minutes = Math.max(1, Math.round(seconds / 60));
+    return minutes + (minutes === 1 ? ' minute' : ' minutes');
+  }
+
+  // Before the line's pace is measured the server gives a range (etaSeconds to etaMaxSeconds): said as a range, never
+  // as one confident figure.
+  function etaText(etaSeconds, etaMaxSeconds) {
     if (typeof etaSeconds !== 'number') {
       return '';
+    }
+    if (typeof etaMaxSeconds === 'number' && etaMaxSeconds > etaSeconds) {
+      if (etaMaxSeconds < 60) {
+        return 'Your turn should come in less than a minute.';
+      }
+      if (etaSeconds < 60) {
+        return 'Your turn should come within ' + minutesText(etaMaxSeconds)
+            + '; the line is just starting, so this will get more precise.';
+      }
+      return 'Your turn should come in ' + minutesText(etaSeconds) + ' to ' + minutesText(etaMaxSeconds)
+          + '; the line is just starting, so this will get more precise.';
     }
     if (etaSeconds < 60) {
       return 'Your turn should come in less than a minute.';
     }
-    var minutes = Math.round(etaSeconds / 60);
-    return 'Your turn should come in about ' + minutes + (minutes === 1 ? ' minute.' : ' minutes.');
+    return 'Your turn should come in about ' + minutesText(etaSeconds) + '.';
   }
 
   function showProgress(percent) {
@@ -129,7 +146,7 @@
       $('position').textContent = text;
       $('position').dataset.position = String(status.position);
     }
-    $('eta').textContent = etaText(status.etaSeconds);
+    $('eta').textContent = etaText(status.etaSeconds, status.etaMaxSeconds);
     if (status.position === null || status.position === undefined) {
       showProgress(0);
       return;

@@ -6,8 +6,11 @@ import io.queuegate.core.queue.TokenStatus;
  * @param status PENDING, WAITING, AVAILABLE, EXPIRED or SOLD_OUT
  * @param position 1-based place in the line when WAITING, otherwise null; null too while WAITING for the sale to
  *        open (the order is drawn at the opening)
- * @param etaSeconds estimated wait until admission when WAITING, at the pace admissions are actually made (the
- *        queue's admitPerSecond until there is history); otherwise null
+ * @param etaSeconds estimated wait until admission when WAITING, at the pace admissions are actually made; before
+ *        that pace is measured, the shortest the wait can be (the line moving at admitPerSecond); otherwise null
+ * @param etaMaxSeconds while the pace is not measured yet and the settings leave a range, the longest the wait can
+ *        be (places held up to entryTtlSeconds each): the wait lies between etaSeconds and this. Null once the pace
+ *        is measured, or when the settings bind it to one figure
  * @param expiresAt epoch milliseconds the entry ends when AVAILABLE, otherwise null
  * @param pollAfterMs when to poll next (also sent as Retry-After, in seconds); null once there is nothing left to
  *        wait for
@@ -17,5 +20,5 @@ import io.queuegate.core.queue.TokenStatus;
  *        otherwise null
  */
 record EntryStatusResponse(String token, long productId, TokenStatus status, Long position, Long etaSeconds,
-        Long expiresAt, Long pollAfterMs, Long opensAt, String admission) {
+        Long etaMaxSeconds, Long expiresAt, Long pollAfterMs, Long opensAt, String admission) {
 }

@@ -32,12 +32,32 @@ final class PollPolicy {
     private PollPolicy() {
     }
 
-    /** Seconds until admission at the line's pace, rounded up; null when it has no pace. */
+    /**
+     * Seconds until admission at the line's pace, rounded up; null when it has no pace. Before the pace is measured
+     * this is the shortest the wait can be (the line moving at admitPerSecond), and {@link #etaMaxSeconds} the
+     * longest.
+     */
     static Long etaSeconds(TokenState state) {
         if (state.pace() <= 0 || state.position() <= 0) {
             return null;
         }
-        return (long) Math.ceil(state.position() / state.pace());
+        long behindHeadStart = Math.max(0, state.position() - state.line().headStart());
+        return (long) Math.ceil(behindHeadStart / state.pace());
+    }
+
+    /**
+     * The longest the wait can be while the pace is not measured yet, when the settings leave a range: places held up
+     * to entryTtlSeconds move the line at least maxActive ÷ entryTtlSeconds a second. Null once the pace is measured,
+     * or when the settings bind it to one figure (a line limited by its rate alone): {@link #etaSeconds} is then the
+     * estimate. Null too when the floor is unknown (0): the range is open, and the page says so in words.
+     */
+    static Long etaMaxSeconds(TokenState state) {
+        Long eta = etaSeconds(state);
+        double slowest = state.line().slowestPace();
+        if (eta == null || state.line().paceMeasured() || slowest >= state.pace()) {
+            return null;
+        }
+        return slowest <= 0 ? null : Math.max(eta, (long) Math.ceil(state.position() / slowest));
     }
 
     static Long pollAfterMs(TokenState state, long nowMillis) {

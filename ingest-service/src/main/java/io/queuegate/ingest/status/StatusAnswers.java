@@ -50,6 +50,7 @@ class StatusAnswers {
         boolean placed = waiting && state.position() > 0;
         return new EntryStatusResponse(token.value(), token.productId(), state.status(),
                 placed ? state.position() : null, placed ? PollPolicy.etaSeconds(state) : null,
+                placed ? PollPolicy.etaMaxSeconds(state) : null,
                 available ? state.expiresAt() : null, pollAfterMs,
                 state.line().opensAt() > 0 ? state.line().opensAt() : null,
                 available ? this.admissions.sign(token, state.expiresAt()) : null);

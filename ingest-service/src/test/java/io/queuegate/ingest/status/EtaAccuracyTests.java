@@ -124,6 +124,71 @@ class EtaAccuracyTests {
         assertThat(share).isGreaterThanOrEqualTo(90);
     }
 
+    /**
+     * The first seconds of a sale limited by capacity, before the pace is measured: a crowd at the opening, then
+     * arrivals at the pace the line moves. Everyone who joins in the first 10 s is shown either one figure (the pace
+     * is measured, or the settings bind it) or a range from the settings; at most one in ten may see a single figure
+     * off by more than 20 % (and by more than a second, the resolution of a figure in whole seconds: the head of a
+     * rate-bound line is admitted at once from the full bucket, and told 1 s), and the ranges must hold the wait that
+     * follows.
+     */
+    @ParameterizedTest(name = "first 10 s, {0}: maxActive {1}, admitPerSecond {2}, places held {3} s")
+    @CsvSource({
+            "capacity-limited, 5, 100, 2, 2.5, 100",
+            "capacity-limited (booked at random), 50, 1000, 10, 0, 500",
+            "rate-limited, 100000, 50, 600, 50, 500" })
+    void inTheFirstSecondsNoSingleFigureIsFarOffAndTheRangesHoldTheWait(String name, int maxActive,
+            int admitPerSecond, int holdSeconds, double arrivalsPerSecond, int crowd) {
+        QueueKeys keys = QueueKeys.of(this.product);
+        this.admitPerSecond = admitPerSecond;
+        redis.opsForHash().putAll(keys.settings(), Map.of("maxActive", Integer.toString(maxActive), "admitPerSecond",
+                Integer.toString(admitPerSecond), "entryTtlSeconds", Integer.toString(holdSeconds), "open", "true"));
+        boolean booking = arrivalsPerSecond == 0;
+        double rate = booking ? 2.0 * maxActive / holdSeconds : arrivalsPerSecond;
+        Admission admission = new Admission(redis, TestRedis.TIMER, Keyspace.DEFAULT);
+        TokenStatusReader reader = new TokenStatusReader(redis, TestRedis.TIMER, Keyspace.DEFAULT);
+        Random random = new Random(17);
+
+        Deque<Joined> inLine = new ArrayDeque<>();
+        List<Joined> measured = new ArrayList<>();
+        long offset = append(joiners(crowd, "crowd"), 0, START, inLine, reader, measured);
+        double owed = 0;
+        int next = 0;
+        for (long now = START + STEP_MS; !inLine.isEmpty() && now <= START + 600_000; now += STEP_MS) {
+            if (booking) {
+                bookAtRandom(keys, now, random, holdSeconds);
+            }
+            AdmissionResult result = admission.admit(this.product, now, 10_000);
+            for (long i = 0; i < result.admitted(); i++) {
+                inLine.removeFirst().admittedAt = now;
+            }
+            if (now < START + 10_000) {
+                owed += rate * STEP_MS / 1000.0 * (0.5 + random.nextDouble());
+                List<String> arriving = new ArrayList<>();
+                for (; owed >= 1; owed--) {
+                    arriving.add("u-" + next++);
+                }
+                offset = append(arriving, offset, now, inLine, reader, measured);
+            }
+        }
+
+        List<Joined> done = measured.stream().filter((joined) -> joined.admittedAt > 0).toList();
+        assertThat(done).as("everyone of the first 10 s admitted").hasSameSizeAs(measured);
+        List<Joined> single = done.stream().filter((joined) -> joined.etaMaxSeconds == null).toList();
+        List<Joined> ranged = done.stream().filter((joined) -> joined.etaMaxSeconds != null).toList();
+        long farOff = single.stream().filter((joined) -> !joined.withinTwentyPercentOrASecond()).count();
+        long held = ranged.stream().filter(Joined::withinRange).count();
+        double farOffShare = 100.0 * farOff / done.size();
+        System.out.printf("ETA in the first 10 s, %s: %d people; %d shown one figure, %d of them off by more than "
+                + "20%% and 1 s (%.1f %% of everyone); %d shown a range, the wait within it for %d (%.1f %%); "
+                + "position ÷ admitPerSecond would have been within ±20%% for %.1f %%%n", name, done.size(),
+                single.size(), farOff, farOffShare, ranged.size(), held,
+                ranged.isEmpty() ? 100.0 : 100.0 * held / ranged.size(),
+                100.0 * done.stream().filter(Joined::withinTwentyPercentAtRate).count() / done.size());
+        assertThat(farOffShare).as("shown a single figure off by more than 20 %").isLessThanOrEqualTo(10);
+        assertThat(held).as("ranges that hold the wait").isGreaterThanOrEqualTo((long) Math.ceil(0.9 * ranged.size()));
+    }
+
     /** Books (takes out of entry) each admitted user at a random moment within the hold time. */
     private void bookAtRandom(QueueKeys keys, long now, Random random, int holdSeconds) {
         var entries = redis.opsForZSet().rangeWithScores(keys.entry(), 0, -1);
@@ -154,7 +219,7 @@ class EtaAccuracyTests {
         for (int i = 0; i < users.size(); i++) {
             TokenState state = states.get(i);
             assertThat(state.status()).isEqualTo(TokenStatus.WAITING);
-            Joined joined = new Joined(now, PollPolicy.etaSeconds(state),
+            Joined joined = new Joined(now, PollPolicy.etaSeconds(state), PollPolicy.etaMaxSeconds(state),
                     (long) Math.ceil((double) state.position() / this.admitPerSecond));
             inLine.addLast(joined);
             if (measured != null) {
@@ -178,14 +243,17 @@ class EtaAccuracyTests {
 
         final Long etaSeconds;
 
+        final Long etaMaxSeconds;
+
         /** What the estimate was before the pace was measured: position ÷ admitPerSecond. */
         final long etaAtRateSeconds;
 
         long admittedAt;
 
-        Joined(long joinedAt, Long etaSeconds, long etaAtRateSeconds) {
+        Joined(long joinedAt, Long etaSeconds, Long etaMaxSeconds, long etaAtRateSeconds) {
             this.joinedAt = joinedAt;
             this.etaSeconds = etaSeconds;
+            this.etaMaxSeconds = etaMaxSeconds;
             this.etaAtRateSeconds = etaAtRateSeconds;
         }
 
@@ -200,6 +268,16 @@ class EtaAccuracyTests {
 
         boolean withinTwentyPercent() {
             return this.etaSeconds != null && Math.abs(waited() - this.etaSeconds) <= 0.2 * this.etaSeconds;
+        }
+
+        boolean withinTwentyPercentOrASecond() {
+            return this.etaSeconds != null && Math.abs(waited() - this.etaSeconds) <= Math.max(1, 0.2 * this.etaSeconds);
+        }
+
+        /** The wait lies in the range shown, within 20 % of its ends. */
+        boolean withinRange() {
+            return this.etaSeconds != null && this.etaMaxSeconds != null && waited() >= 0.8 * this.etaSeconds
+                    && waited() <= 1.2 * this.etaMaxSeconds;
         }
 
         boolean withinTwentyPercentAtRate() {

@@ -179,7 +179,8 @@ class StatusEndpointTests extends IngestHttpTestSupport {
 
         this.redis.opsForHash().put(this.keys.stats(), "pace", "0.5");
 
-        assertThat(poll(tokens.get(9), 200).get("etaSeconds").asLong()).as("10 at 0.5 per second").isEqualTo(20);
+        // the one place free is taken at the next step, so the tenth waits for nine more at the pace
+        assertThat(poll(tokens.get(9), 200).get("etaSeconds").asLong()).as("9 at 0.5 per second").isEqualTo(18);
     }
 
     @Test

@@ -9,11 +9,23 @@ package io.queuegate.core.queue;
  * @param waiting the length of the line when polls are budgeted, otherwise 0 (not counted)
  * @param abandonAfterSeconds how long a waiting user may go without polling, 0 when unset
  * @param opensAt epoch milliseconds the sale opens, 0 when unset
+ * @param paceFloor the least the line moves at by its settings: {@code maxActive ÷ entryTtlSeconds} (each place is
+ *        held at most that long), at most {@code admitPerSecond}; 0 when unknown
+ * @param paceMeasured whether {@code pace} is measured; before, it is {@code admitPerSecond}, the most the line can
+ *        move at, and the wait lies between {@code position ÷ pace} and {@code position ÷ paceFloor}
+ * @param headStart how many the next admission step may admit at once (the rate bucket's tokens, within the places
+ *        free): the head of the line that many long is admitted at the next step, and everyone behind it that much
+ *        sooner than the pace alone says
  */
 public record LineConditions(double pace, int maxPollsPerSecond, long waiting, int abandonAfterSeconds,
-        long opensAt) {
+        long opensAt, double paceFloor, boolean paceMeasured, long headStart) {
 
-    /** Conditions of a line without an opening time. */
+    /** Conditions of a line whose pace is known (measured, or bound by the rate alone), with no head start. */
+    public LineConditions(double pace, int maxPollsPerSecond, long waiting, int abandonAfterSeconds, long opensAt) {
+        this(pace, maxPollsPerSecond, waiting, abandonAfterSeconds, opensAt, pace, true, 0);
+    }
+
+    /** Conditions of a line without an opening time, whose pace is known. */
     public LineConditions(double pace, int maxPollsPerSecond, long waiting, int abandonAfterSeconds) {
         this(pace, maxPollsPerSecond, waiting, abandonAfterSeconds, 0);
     }
@@ -21,5 +33,13 @@ public record LineConditions(double pace, int maxPollsPerSecond, long waiting, i
     /** A line moving at its configured rate, with neither a poll budget nor abandonment. */
     public static LineConditions ofRate(int admitPerSecond) {
         return new LineConditions(admitPerSecond, 0, 0, 0, 0);
+    }
+
+    /**
+     * The slowest pace the line may move at: the measured pace once there is one, otherwise what the settings bound
+     * (never above {@link #pace}).
+     */
+    public double slowestPace() {
+        return this.paceMeasured ? this.pace : Math.min(this.pace, this.paceFloor);
     }
 }

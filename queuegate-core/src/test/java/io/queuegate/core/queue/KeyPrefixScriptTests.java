@@ -138,7 +138,7 @@ class KeyPrefixScriptTests extends RedisScriptTestSupport {
         }
 
         TokenState status(String userId) {
-            return this.reader.read(new Token(KeyPrefixScriptTests.this.product, userId, "t"), NOW + 1);
+            return withKnownPace(this.reader.read(new Token(KeyPrefixScriptTests.this.product, userId, "t"), NOW + 1));
         }
 
         /** What the scripts above write: the line's keys, its stats, settings and audit, and the registry. */

@@ -9,6 +9,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ReadStatusScriptTests extends RedisScriptTestSupport {
 
     @Test
+    void theLineSaysItsPaceFloorWhetherItIsMeasuredAndItsHeadStart() {
+        // RedisScriptTestSupport configures maxActive 10, admitPerSecond 25, entryTtlSeconds 300 unless told
+        configure(10, 25, 4, true);
+        this.line.append(this.product, tokens("t", 5));
+
+        LineConditions unmeasured = this.statusReader.read(token("t-1"), NOW).line();
+        assertThat(unmeasured.pace()).isEqualTo(25);
+        assertThat(unmeasured.paceFloor()).as("10 places held at most 4 s").isEqualTo(2.5);
+        assertThat(unmeasured.paceMeasured()).isFalse();
+        assertThat(unmeasured.headStart()).as("a full bucket, 10 places free").isEqualTo(10);
+
+        this.admission.admit(this.product, NOW, 100);
+        redis.opsForHash().put(this.keys.stats(), "pace", "3.5");
+        LineConditions measured = this.statusReader.read(token("t-1"), NOW).line();
+        assertThat(measured.paceMeasured()).isTrue();
+        assertThat(measured.pace()).isEqualTo(3.5);
+        assertThat(measured.headStart()).as("5 of the 10 places taken").isEqualTo(5);
+    }
+
+    @Test
     void unseenTokenIsPending() {
         configure(10, 25, 60, true);
         this.line.append(this.product, List.of("someone-else"));
@@ -141,8 +161,13 @@ class ReadStatusScriptTests extends RedisScriptTestSupport {
         List<Object> reply = redis.execute(QueueScripts.READ_STATUS, readStatusKeys(), Long.toString(NOW), "b",
                 "never-seen");
 
-        // pace, maxPollsPerSecond, waiting (not counted without a budget), abandonAfterSeconds, opensAt
-        assertThat(reply).containsExactly("25", 0L, 0L, 0L, "0", "WAITING", 2L, 0L, -1L, "PENDING", 0L, 0L, -1L);
+        // pace, maxPollsPerSecond, waiting (not counted without a budget), abandonAfterSeconds, opensAt, paceFloor
+        // (2 places held up to 60 s), measured, headStart (a full bucket, 2 places free)
+        assertThat(reply.subList(0, 5)).containsExactly("25", 0L, 0L, 0L, "0");
+        assertThat(Double.parseDouble(reply.get(5).toString())).isCloseTo(2 / 60.0, org.assertj.core.data.Offset
+            .offset(1e-9));
+        assertThat(reply.subList(6, 8)).containsExactly(0L, 2L);
+        assertThat(reply.subList(8, reply.size())).containsExactly("WAITING", 2L, 0L, -1L, "PENDING", 0L, 0L, -1L);
         assertThat(redis.hasKey(this.keys.seen())).as("a poll without budget or abandonment writes nothing").isFalse();
     }
 
@@ -158,7 +183,8 @@ class ReadStatusScriptTests extends RedisScriptTestSupport {
         List<String> asked = List.of(all.get(5), "never-seen", all.get(0), all.get(1), all.get(2), all.get(3),
                 all.get(4), all.get(2));
 
-        List<TokenState> together = this.statusReader.readAll(this.product, asked, NOW);
+        List<TokenState> together = this.statusReader.readAll(this.product, asked, NOW).stream()
+            .map(RedisScriptTestSupport::withKnownPace).toList();
 
         assertThat(together).containsExactly(new TokenState(TokenStatus.WAITING, 3, 0, 25),
                 new TokenState(TokenStatus.PENDING, 0, 0, 25),
@@ -178,7 +204,8 @@ class ReadStatusScriptTests extends RedisScriptTestSupport {
         redis.opsForZSet().add(this.keys.entry(), "a", NOW + 60_000);
         redis.opsForZSet().add(this.keys.entry(), "b", NOW + 90_000);
 
-        assertThat(this.statusReader.readAll(this.product, List.of("a", "b", "c"), NOW + 60_000)).containsExactly(
+        assertThat(this.statusReader.readAll(this.product, List.of("a", "b", "c"), NOW + 60_000).stream()
+            .map(RedisScriptTestSupport::withKnownPace).toList()).containsExactly(
                 new TokenState(TokenStatus.EXPIRED, 0, 0, 25),
                 new TokenState(TokenStatus.AVAILABLE, 0, NOW + 90_000, 25),
                 new TokenState(TokenStatus.WAITING, 1, 0, 25));

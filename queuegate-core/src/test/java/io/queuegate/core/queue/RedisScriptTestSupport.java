@@ -109,8 +109,20 @@ abstract class RedisScriptTestSupport {
         return value == null ? 0 : Long.parseLong(value.toString());
     }
 
+    /**
+     * The user's state, with the line's conditions as a known pace gives them: what the scripts' tests compare. The
+     * range of an unmeasured pace and the head start are asserted on their own
+     * ({@code ReadStatusScriptTests#theLineSaysItsPaceFloorWhetherItIsMeasuredAndItsHeadStart}).
+     */
     TokenState status(String userId, long now) {
-        return this.statusReader.read(token(userId), now);
+        return withKnownPace(this.statusReader.read(token(userId), now));
+    }
+
+    static TokenState withKnownPace(TokenState state) {
+        LineConditions line = state.line();
+        return new TokenState(state.status(), state.position(), state.expiresAt(), state.sinceLastPollMs(),
+                new LineConditions(line.pace(), line.maxPollsPerSecond(), line.waiting(), line.abandonAfterSeconds(),
+                        line.opensAt()));
     }
 
     /**
