@@ -285,8 +285,8 @@ class HonestLineSystemTests {
     }
 
     /**
-     * Sorted by the first 13 hex digits (52 bits) of the SHA-1 of seed + ":" + userId, as the README defines the
-     * opening order.
+     * Sorted by the first 13 hex digits (52 bits) of the SHA-1 of seed + ":" + userId, as docs/DESIGN.md ("Fair
+     * start") defines the opening order.
      */
     private static List<String> byPublishedOrder(String seed, List<String> tokens) {
         io.queuegate.core.token.TokenCodec codec = new TokenCodec(Stack.TOKEN_SECRET);

@@ -199,7 +199,7 @@ class ManyInstancesSystemTests {
                 PRODUCTS * BOOKED_PER_PRODUCT);
         assertThat(samples).as("capacity samples").isGreaterThan(500);
         // a booking answered 503 is undone and its token restored, which may hold one place above capacity for a
-        // moment (README, "Fail closed at the counter" and "A timeout is not a no"); nothing else may
+        // moment (docs/DESIGN.md, "Fail closed at the counter" and "A timeout is not a no"); nothing else may
         assertThat(mostActive.get()).as("most entries of one product seen at once, with %d bookings answered 503",
                 bookers.unavailable()).isBetween((long) MAX_ACTIVE, (long) MAX_ACTIVE + bookers.unavailable());
         System.out.printf("[many instances] %d products x %d users, %d bookings, %d capacity samples, %d s%n",

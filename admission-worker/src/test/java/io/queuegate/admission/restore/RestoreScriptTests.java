@@ -120,7 +120,7 @@ class RestoreScriptTests {
         assertThat(redis.opsForZSet().range(this.keys.seen(), 0, -1)).containsExactlyInAnyOrderElementsOf(early);
     }
 
-    /** The first 52 bits of SHA1(seed:user), the order a fair start's opening draws (README, "Fair start"). */
+    /** The first 52 bits of SHA1(seed:user), the order a fair start's opening draws (docs/DESIGN.md, "Fair start"). */
     private static long fairHash(String seed, String user) {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-1")

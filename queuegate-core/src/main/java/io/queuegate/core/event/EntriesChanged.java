@@ -12,14 +12,14 @@ import java.util.List;
  * @param productId the product whose line changed
  * @param type ADMITTED, EXPIRED, LEFT, REVOKED (the operator ended the place), CONSUMED, RESTORED (a booking undone), ABANDONED (a waiting user who stopped
  *     polling lost the place) or SHUFFLED (the sale opened: early entrants re-placed by one step, in the order the seed
- *     gives; see README, "Fair start"); ENTERED only in
+ *     gives; see docs/DESIGN.md, "Fair start"); ENTERED only in
  *     trails written before entering was left to the entries topic, which records it in log order
  * @param tokens the tokens that changed, in line order
  * @param at epoch milliseconds of the change, by Redis' clock
  * @param expiresAt for ADMITTED, when the entries expire; otherwise null
  * @param bookingId for CONSUMED and RESTORED, the booking; otherwise null
- * @param seed for SHUFFLED, the seed the early entrants' order was drawn from (see README, "Fair start"); otherwise
- *     null
+ * @param seed for SHUFFLED, the seed the early entrants' order was drawn from (see docs/DESIGN.md, "Fair start");
+ *     otherwise null
  */
 public record EntriesChanged(String eventId, long productId, String type, List<String> tokens, long at,
         Long expiresAt, String bookingId, String seed) {

@@ -21,8 +21,8 @@ import jakarta.validation.constraints.NotNull;
  *        polling far faster than told is answered 429. Null: polls are not budgeted
  * @param abandonAfterSeconds a waiting user who has not polled for this long loses the place. Null: never
  * @param opensAt epoch milliseconds the sale opens: nobody is admitted before, and everyone the line holds by then
- *        is placed in a random order published with its seed (README, "Fair start"). Null: open at once, in
- *        arrival order
+ *        is placed in a random order published with its seed (docs/DESIGN.md, "Fair start"). Null: open at once,
+ *        in arrival order
  * @param challengeMaxNumber proof of work at join: the largest secret number of the ALTCHA challenge an enter must
  *        solve (the work is half of it, on average, SHA-256 hashes). Null or 0: no proof asked
  * @param inviteOnly whether an enter must carry a pass signed by one of {@code passKeys}. Null: false
