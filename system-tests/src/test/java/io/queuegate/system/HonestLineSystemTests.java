@@ -120,6 +120,55 @@ class HonestLineSystemTests {
     }
 
     @Test
+    void inTheFirstSecondsOfACapacityBoundSaleTheRangeShownHoldsTheWait() {
+        // 5 places, each held 2 s: the line moves at 2.5 a second while the rate would allow 100
+        long productId = queue("{\"maxActive\":5,\"admitPerSecond\":100,\"entryTtlSeconds\":2,\"open\":true}");
+        Map<String, long[]> shown = new LinkedHashMap<>();
+        List<String> tokens = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            tokens.add(enter(productId, "first-" + i));
+        }
+        for (String token : tokens) {
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
+                .until(() -> !"PENDING".equals(poll(productId, token).get("status").asString()));
+            long at = System.currentTimeMillis();
+            JsonNode first = poll(productId, token);
+            if ("WAITING".equals(first.get("status").asString())) {
+                JsonNode max = first.get("etaMaxSeconds");
+                shown.put(token, new long[] { at, first.get("etaSeconds").asLong(), max.isNull() ? -1 : max.asLong(),
+                    0 });
+            }
+        }
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300)).until(() -> {
+            shown.forEach((token, seen) -> {
+                if (seen[3] == 0) {
+                    JsonNode now = poll(productId, token);
+                    if ("AVAILABLE".equals(now.get("status").asString())) {
+                        seen[3] = now.get("expiresAt").asLong() - 2_000;
+                    }
+                }
+            });
+            return shown.values().stream().allMatch((seen) -> seen[3] > 0);
+        });
+
+        List<String> outside = new ArrayList<>();
+        shown.forEach((token, seen) -> {
+            double waited = (seen[3] - seen[0]) / 1000.0;
+            boolean held = seen[2] < 0 ? Math.abs(waited - seen[1]) <= Math.max(1, 0.2 * seen[1])
+                    : waited >= 0.8 * seen[1] - 1 && waited <= 1.2 * seen[2] + 1;
+            if (!held) {
+                outside.add("shown " + seen[1] + (seen[2] < 0 ? "" : "-" + seen[2]) + " s, waited " + waited + " s");
+            }
+        });
+        System.out.printf("ETA in the first seconds through the stack, capacity-limited: %d of %d waits within what "
+                + "was shown; outside: %s%n", shown.size() - outside.size(), shown.size(), outside);
+        assertThat(shown).as("people told they wait").hasSizeGreaterThan(15);
+        assertThat(shown.values()).as("a range while the pace is not measured")
+            .allSatisfy((seen) -> assertThat(seen[2]).isGreaterThanOrEqualTo(seen[1]));
+        assertThat(outside).hasSizeLessThanOrEqualTo(shown.size() / 10);
+    }
+
+    @Test
     void atZeroStockTheLineStopsAndSaysSoldOutAndMovesAgainWhenStockReturns() {
         long productId = queue("{\"maxActive\":1,\"admitPerSecond\":100,\"entryTtlSeconds\":60,\"open\":true}");
         assertThat(this.stack.setStock(productId, 1).status()).isEqualTo(200);
