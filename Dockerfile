@@ -2,7 +2,7 @@
 #   docker build --build-arg SERVICE=ingest-service -t queuegate/ingest-service .
 # (docker-compose.yml builds all three.)
 
-# ---- build: the whole multi-module project, tests skipped (./test.sh runs them) ----
+# ---- build: the product's modules (the default build, no -Ptooling), tests skipped (./test.sh runs them) ----
 FROM maven:3.9-eclipse-temurin-25 AS build
 WORKDIR /src
 ENV MAVEN_OPTS="--sun-misc-unsafe-memory-access=allow"

@@ -90,7 +90,7 @@ fi
 
 if [ "$FROM_JSON" = 1 ]; then
     if [ "$BUILD" = 1 ]; then
-        "$(maven_cmd)" -q -B -DskipTests -pl bench -am package
+        "$(maven_cmd)" -q -B -Ptooling -DskipTests -pl bench -am package
     fi
     exec java -Djava.awt.headless=true -Dbench.root="$ROOT" -jar "$BENCH_JAR" "${PASS[@]}"
 fi
@@ -129,8 +129,8 @@ run_generator() {
 
 if [ "$ONLY_YARDSTICKS" = 1 ]; then
     if [ "$BUILD" = 1 ]; then
-        log "building the benchmark and the yardstick apps (mvn -q -B -DskipTests -pl bench,$YARDSTICK_MODULES -am package)"
-        "$(maven_cmd)" -q -B -DskipTests -pl "bench,$YARDSTICK_MODULES" -am package
+        log "building the benchmark and the yardstick apps (mvn -q -B -Ptooling -DskipTests -pl bench,$YARDSTICK_MODULES -am package)"
+        "$(maven_cmd)" -q -B -Ptooling -DskipTests -pl "bench,$YARDSTICK_MODULES" -am package
     fi
     [ -f "$BENCH_JAR" ] || die "$BENCH_JAR not found; build first (./bench.sh without --no-build)"
     stop_yardsticks
@@ -169,11 +169,11 @@ fi
 
 if [ "$BUILD" = 1 ]; then
     if [ "$START" = 1 ]; then
-        log "building (mvn -q -B -DskipTests package)"
-        "$(maven_cmd)" -q -B -DskipTests package
+        log "building the services, the benchmark and the yardstick apps (mvn -q -B -Ptooling -DskipTests package)"
+        "$(maven_cmd)" -q -B -Ptooling -DskipTests package
     else
-        log "building the benchmark and the yardstick apps (mvn -q -B -DskipTests -pl bench,$YARDSTICK_MODULES -am package)"
-        "$(maven_cmd)" -q -B -DskipTests -pl "bench,$YARDSTICK_MODULES" -am package
+        log "building the benchmark and the yardstick apps (mvn -q -B -Ptooling -DskipTests -pl bench,$YARDSTICK_MODULES -am package)"
+        "$(maven_cmd)" -q -B -Ptooling -DskipTests -pl "bench,$YARDSTICK_MODULES" -am package
     fi
 fi
 [ -f "$BENCH_JAR" ] || die "$BENCH_JAR not found; build first (./bench.sh without --no-build)"

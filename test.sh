@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds and runs every test: ./test.sh [extra Maven arguments], e.g. ./test.sh -pl queuegate-core -am
+# Builds the product and runs every test of it: ./test.sh [extra Maven arguments], e.g. ./test.sh -pl queuegate-core -am
+# The tooling (benchmark, fault checks, yardstick apps) is left out unless the profile is on: ./test.sh -Ptooling.
 # Needs Redis on 127.0.0.1:6379 (started here when it is not running). The Kafka tests run an embedded
 # KRaft broker of their own, so no Kafka process is needed.
 set -uo pipefail

@@ -36,8 +36,8 @@ for port in 8080 8081 8082 8090 8091; do
 done
 BENCH_JAR="$ROOT/bench/target/queuegate-bench-$QG_VERSION-exec.jar"
 if [ "$BUILD" = 1 ]; then
-    log "building (mvn -q -B -DskipTests package)"
-    "$(maven_cmd)" -q -B -DskipTests package
+    log "building the services, the benchmark and the yardstick apps (mvn -q -B -Ptooling -DskipTests package)"
+    "$(maven_cmd)" -q -B -Ptooling -DskipTests package
 fi
 [ -f "$BENCH_JAR" ] || die "$BENCH_JAR not found; build first (without --no-build)"
 

@@ -28,7 +28,7 @@ mkdir -p "$WORK"
 
 if [ "${DRAIN_NO_BUILD:-}" = "" ]; then
     log "building admission-worker and bench (mvn package, tests skipped)"
-    "$(maven_cmd)" -q -o -B package -DskipTests -pl admission-worker,bench -am
+    "$(maven_cmd)" -q -o -B -Ptooling package -DskipTests -pl admission-worker,bench -am
 fi
 WORKER_JAR="${DRAIN_WORKER_JAR:-$(ls admission-worker/target/admission-worker-*-exec.jar)}"
 BENCH_JAR="$(ls bench/target/queuegate-bench-*-exec.jar)"

@@ -35,8 +35,8 @@ declare -A PORT=([plain-noop]=8090 [servlet-noop]=8092 [webflux-noop]=8093 [nett
 declare -A PID
 if [ "$BUILD" = 1 ]; then
     modules=$(printf 'yardsticks/%s,' "${APPS[@]}")
-    log "building the four apps (mvn -q -B -DskipTests -pl ${modules%,} -am package)"
-    "$(maven_cmd)" -q -B -DskipTests -pl "${modules%,}" -am package
+    log "building the four apps (mvn -q -B -Ptooling -DskipTests -pl ${modules%,} -am package)"
+    "$(maven_cmd)" -q -B -Ptooling -DskipTests -pl "${modules%,}" -am package
 fi
 work=$(mktemp -d)
 stop_all() {

@@ -31,9 +31,11 @@ for jar in ingest-service admission-worker booking-service; do
     [ -f "$jar/target/$jar-$QG_VERSION-exec.jar" ] || missing=1
 done
 [ -f "fault-checks/target/queuegate-fault-checks-$QG_VERSION-exec.jar" ] || missing=1
-if [ "$missing" = 1 ]; then
-    log "building the service jars and the fault checks (mvn -q -B -DskipTests package)"
-    "$(maven_cmd)" -q -B -DskipTests package -pl ingest-service,admission-worker,booking-service,fault-checks -am
+# A missing jar is built (not for --help, which faults/run.py answers); fault-checks is tooling, in the build only
+# with the profile `tooling` (pom.xml).
+if [ "$missing" = 1 ] && [ "${1:-}" != -h ] && [ "${1:-}" != --help ]; then
+    log "building the service jars and the fault checks (mvn -q -B -Ptooling -DskipTests package -pl ...,fault-checks -am)"
+    "$(maven_cmd)" -q -B -Ptooling -DskipTests package -pl ingest-service,admission-worker,booking-service,fault-checks -am
 fi
 
 exec "$PYTHON" "$ROOT/faults/run.py" "$@"

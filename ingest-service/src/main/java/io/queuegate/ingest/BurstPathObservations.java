@@ -19,10 +19,6 @@ import org.springframework.http.server.reactive.observation.ServerRequestObserva
  */
 public final class BurstPathObservations implements ObservationPredicate {
 
-    private static final String PREFIX = "/api/v1/queues/";
-
-    private static final String ENTRIES = "/entries";
-
     @Override
     public boolean test(String name, Observation.Context context) {
         if (!(context instanceof ServerRequestObservationContext server)) {
@@ -34,21 +30,6 @@ public final class BurstPathObservations implements ObservationPredicate {
 
     /** Whether the request is an enter or a poll: decided from the raw path, before any handler is mapped. */
     static boolean isBurstPath(String method, String path) {
-        if (path == null || !path.startsWith(PREFIX)) {
-            return false;
-        }
-        int productEnd = path.indexOf('/', PREFIX.length());
-        if (productEnd <= PREFIX.length() || !path.startsWith(ENTRIES, productEnd)) {
-            return false;
-        }
-        int rest = productEnd + ENTRIES.length();
-        if ("POST".equals(method)) {
-            return rest == path.length();
-        }
-        if ("GET".equals(method)) {
-            return rest < path.length() && path.charAt(rest) == '/' && rest + 1 < path.length()
-                    && path.indexOf('/', rest + 1) < 0;
-        }
-        return false;
+        return EntriesPaths.isEnter(method, path) || EntriesPaths.isPoll(method, path);
     }
 }

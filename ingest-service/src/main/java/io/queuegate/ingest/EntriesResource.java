@@ -20,7 +20,7 @@ import org.springframework.web.bind.annotation.RestController;
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 @RestController
-@RequestMapping(path = "/api/v1/queues/{productId}/entries", produces = MediaType.APPLICATION_JSON_VALUE)
+@RequestMapping(path = EntriesPaths.ENTRIES, produces = MediaType.APPLICATION_JSON_VALUE)
 @Tag(name = "entries", description = "Enter a product's line, poll your place, leave")
 public @interface EntriesResource {
 }

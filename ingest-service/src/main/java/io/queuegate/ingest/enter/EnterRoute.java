@@ -6,6 +6,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.queuegate.core.pass.PassVerifier;
 import io.queuegate.core.token.UserIds;
+import io.queuegate.ingest.EntriesPaths;
 import io.queuegate.ingest.IngestProperties;
 import io.queuegate.ingest.front.FastPath;
 import io.queuegate.ingest.front.FrontReplies;
@@ -32,8 +33,6 @@ import org.springframework.stereotype.Component;
 @Component
 class EnterRoute implements FastPath {
 
-    private static final String PATH = "/api/v1/queues/{productId}/entries";
-
     private final Enters enters;
 
     private final JsonMapper json;
@@ -51,7 +50,7 @@ class EnterRoute implements FastPath {
 
     @Override
     public void addTo(HttpServerRoutes routes, WebFluxStack webFlux) {
-        routes.post(PATH, (request, response) -> enter(request, response, webFlux));
+        routes.post(EntriesPaths.ENTRIES, (request, response) -> enter(request, response, webFlux));
     }
 
     private Mono<Void> enter(HttpServerRequest request, HttpServerResponse response, WebFluxStack webFlux) {

@@ -12,6 +12,7 @@ import io.queuegate.core.token.Lane;
 import io.queuegate.core.token.Token;
 import io.queuegate.core.token.TokenCodec;
 import io.queuegate.ingest.Completions;
+import io.queuegate.ingest.EntriesPaths;
 import io.queuegate.web.ApiException;
 
 import org.springframework.stereotype.Component;
@@ -98,7 +99,7 @@ class Enters {
 
     /** Where the entry's status is polled: the Location of the 202. */
     static String location(EntryAccepted accepted) {
-        return "/api/v1/queues/" + accepted.productId() + "/entries/" + accepted.token();
+        return EntriesPaths.location(accepted.productId(), accepted.token());
     }
 
     /** Counts a refused enter by its problem code; other failures are not an outcome the client is told. */

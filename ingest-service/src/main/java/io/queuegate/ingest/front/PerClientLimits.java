@@ -11,6 +11,7 @@ import io.github.bucket4j.Bucket;
 import io.github.bucket4j.local.SynchronizationStrategy;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.queuegate.ingest.EntriesPaths;
 
 /**
  * A token bucket per client for enters and one for polls (Bucket4j), kept in a bounded cache (Caffeine): past
@@ -20,7 +21,6 @@ import io.micrometer.core.instrument.MeterRegistry;
  */
 final class PerClientLimits {
 
-    private static final String QUEUES = "/api/v1/queues/";
 
     /** What a request costs: an enter, or a poll of a token's status (a challenge fetch counts as one). */
     enum Kind { ENTER, POLL }
@@ -73,22 +73,10 @@ final class PerClientLimits {
      * null for everything else.
      */
     static Kind kindOf(String method, String path) {
-        if (!path.startsWith(QUEUES)) {
-            return null;
-        }
-        int slash = path.indexOf('/', QUEUES.length());
-        if (slash < 0) {
-            return null;
-        }
-        String rest = path.substring(slash);
-        if (method.equals("POST") && rest.equals("/entries")) {
+        if (EntriesPaths.isEnter(method, path)) {
             return Kind.ENTER;
         }
-        if (method.equals("GET") && (rest.equals("/challenge")
-                || rest.startsWith("/entries/") && rest.indexOf('/', "/entries/".length()) < 0)) {
-            return Kind.POLL;
-        }
-        return null;
+        return EntriesPaths.isPoll(method, path) || EntriesPaths.isChallengeFetch(method, path) ? Kind.POLL : null;
     }
 
     /**

@@ -2,6 +2,7 @@ package io.queuegate.ingest.status;
 
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.queuegate.core.token.Token;
+import io.queuegate.ingest.EntriesPaths;
 import io.queuegate.ingest.IssuedTokens;
 import io.queuegate.ingest.front.FastPath;
 import io.queuegate.ingest.front.FrontReplies;
@@ -25,7 +26,6 @@ import org.springframework.stereotype.Component;
 @Component
 class StatusRoute implements FastPath {
 
-    private static final String PATH = "/api/v1/queues/{productId}/entries/{token}";
 
     private final IssuedTokens issued;
 
@@ -44,7 +44,7 @@ class StatusRoute implements FastPath {
 
     @Override
     public void addTo(HttpServerRoutes routes, WebFluxStack webFlux) {
-        routes.get(PATH, (request, response) -> SameOrigin.test(request) ? poll(request, response)
+        routes.get(EntriesPaths.TOKEN, (request, response) -> SameOrigin.test(request) ? poll(request, response)
                 : webFlux.handle(request, response));
     }
 
