@@ -4,8 +4,6 @@ import java.util.Locale;
 
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.queuegate.core.pass.PassVerifier;
-import io.queuegate.core.token.UserIds;
 import io.queuegate.ingest.EntriesPaths;
 import io.queuegate.ingest.IngestProperties;
 import io.queuegate.ingest.front.FastPath;
@@ -20,6 +18,8 @@ import reactor.netty.http.server.HttpServerResponse;
 import reactor.netty.http.server.HttpServerRoutes;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
+
+import jakarta.validation.Validator;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
@@ -39,11 +39,14 @@ class EnterRoute implements FastPath {
 
     private final FrontReplies replies;
 
+    private final Validator validator;
+
     private final long maxBodyBytes;
 
-    EnterRoute(Enters enters, JsonMapper json, FrontReplies replies, IngestProperties properties) {
+    EnterRoute(Enters enters, JsonMapper json, Validator validator, FrontReplies replies, IngestProperties properties) {
         this.enters = enters;
         this.json = json;
+        this.validator = validator;
         this.replies = replies;
         this.maxBodyBytes = properties.maxBodyBytes();
     }
@@ -82,14 +85,14 @@ class EnterRoute implements FastPath {
         });
     }
 
-    /** The body when it is a valid enter request; null for whatever WebFlux must refuse. */
+    /**
+     * The body when it is a valid enter request, by the constraints declared on {@link EnterRequest} (the ones
+     * {@link EnterController} checks with {@code @Valid}); null for whatever WebFlux must refuse.
+     */
     private EnterRequest valid(byte[] body) {
         try {
             EnterRequest request = this.json.readValue(body, EnterRequest.class);
-            return request != null && UserIds.isValid(request.userId())
-                    && (request.proof() == null || request.proof().length() <= EnterRequest.MAX_PROOF_LENGTH)
-                    && (request.pass() == null || request.pass().length() <= PassVerifier.MAX_PASS_LENGTH)
-                    ? request : null;
+            return request != null && this.validator.validate(request).isEmpty() ? request : null;
         }
         catch (JacksonException ex) {
             return null;

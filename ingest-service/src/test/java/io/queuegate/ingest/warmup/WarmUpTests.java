@@ -29,7 +29,9 @@ class WarmUpTests extends IngestHttpTestSupport {
                 "--queuegate.ingest.per-client.enter-burst=1", "--queuegate.ingest.per-client.enters-per-minute=1")) {
             WarmUp.Outcome outcome = service.getBean(WarmUp.class).outcome();
             assertThat(outcome).isNotNull();
-            assertThat(outcome.accepted()).as("enters the scratch copy accepted").isGreaterThan(100);
+            // one address would have had a single enter accepted; how many more depends on the machine's load, which
+            // a test does not measure (the warm-up's effect is measured by bench/cold-start.sh)
+            assertThat(outcome.accepted()).as("enters the scratch copy accepted").isGreaterThanOrEqualTo(20);
             assertThat(outcome.answered()).as("polls it answered").isPositive();
 
             assertThat(WarmUpTraces.keys(this.redis)).as("Redis keys of the scratch copy left behind").isEmpty();
