@@ -36,8 +36,7 @@ public class ApiProblemHandler extends ResponseEntityExceptionHandler {
     /** Counts every refusal by its code: {@code queuegate.problems{code, status}}. */
     private ProblemDetail counted(ProblemDetail problem) {
         Object code = problem.getProperties() == null ? null : problem.getProperties().get("code");
-        this.registry.counter("queuegate.problems", "code", String.valueOf(code), "status",
-                Integer.toString(problem.getStatus())).increment();
+        Problem.count(this.registry, String.valueOf(code), problem.getStatus());
         return problem;
     }
 

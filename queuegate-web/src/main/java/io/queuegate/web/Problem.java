@@ -89,7 +89,11 @@ public record Problem(HttpStatusCode status, String code, String detail, HttpHea
 
     /** Counts the refusal in {@code queuegate.problems}, by code and status. */
     public void countIn(MeterRegistry metrics) {
-        metrics.counter("queuegate.problems", "code", this.code, "status", Integer.toString(this.status.value()))
-            .increment();
+        count(metrics, this.code, this.status.value());
+    }
+
+    /** The one counter of refusals, whichever stack answered: {@code queuegate.problems{code, status}}. */
+    static void count(MeterRegistry metrics, String code, int status) {
+        metrics.counter("queuegate.problems", "code", code, "status", Integer.toString(status)).increment();
     }
 }
