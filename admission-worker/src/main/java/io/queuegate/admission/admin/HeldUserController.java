@@ -75,7 +75,7 @@ class HeldUserController {
     @ApiResponse(responseCode = "200", description = "The held users")
     @ApiResponse(responseCode = "401", description = "unauthorized")
     @ApiResponse(responseCode = "404", description = "queue_not_found")
-    HeldUsers list(@PathVariable("productId") String productIdText) {
+    HeldUsers listHeldUsers(@PathVariable("productId") String productIdText) {
         QueueKeys keys = knownQueue(productIdText);
         Set<String> held = this.redis.opsForSet().members(keys.held());
         return new HeldUsers(held == null ? List.of() : List.copyOf(new TreeSet<>(held)));
@@ -91,7 +91,7 @@ class HeldUserController {
     @ApiResponse(responseCode = "404", description = "queue_not_found")
     @ApiResponse(responseCode = "409", description = "too_many_held: the line holds " + MAX_HELD + " users already")
     @ApiResponse(responseCode = "503", description = "unavailable: not stored in Kafka, so nothing changed")
-    ResponseEntity<Void> hold(@PathVariable("productId") String productIdText, @PathVariable String userId) {
+    ResponseEntity<Void> holdUser(@PathVariable("productId") String productIdText, @PathVariable String userId) {
         QueueKeys keys = knownQueue(productIdText);
         String user = validUser(userId);
         if (!Boolean.TRUE.equals(this.redis.opsForSet().isMember(keys.held(), user))) {
@@ -117,7 +117,7 @@ class HeldUserController {
     @ApiResponse(responseCode = "401", description = "unauthorized")
     @ApiResponse(responseCode = "404", description = "queue_not_found")
     @ApiResponse(responseCode = "503", description = "unavailable: not stored in Kafka, so nothing changed")
-    ResponseEntity<Void> release(@PathVariable("productId") String productIdText, @PathVariable String userId) {
+    ResponseEntity<Void> releaseUser(@PathVariable("productId") String productIdText, @PathVariable String userId) {
         QueueKeys keys = knownQueue(productIdText);
         String user = validUser(userId);
         store(keys.productId(), user, false);
