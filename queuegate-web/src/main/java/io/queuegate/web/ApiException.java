@@ -59,6 +59,12 @@ public class ApiException extends RuntimeException {
         return response.body(problem);
     }
 
+    /** A product without a queue: 404 {@code queue_not_found}. */
+    public static ApiException queueNotFound(long productId) {
+        return new ApiException(HttpStatus.NOT_FOUND, ProblemCodes.QUEUE_NOT_FOUND,
+                "No queue is configured for product " + productId + ".");
+    }
+
     public static ApiException invalidRequest(String detail) {
         return new ApiException(HttpStatus.BAD_REQUEST, ProblemCodes.INVALID_REQUEST, detail);
     }

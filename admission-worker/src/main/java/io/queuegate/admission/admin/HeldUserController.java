@@ -128,8 +128,7 @@ class HeldUserController {
     private QueueKeys knownQueue(String productIdText) {
         long productId = ProductIds.parse(productIdText);
         if (this.queues.findSettings(productId).isEmpty()) {
-            throw new ApiException(HttpStatus.NOT_FOUND, ProblemCodes.QUEUE_NOT_FOUND,
-                    "No queue is configured for product " + productId + ".");
+            throw ApiException.queueNotFound(productId);
         }
         return this.keyspace.product(productId);
     }

@@ -97,8 +97,7 @@ class QueueAdminController {
     ResponseEntity<Void> delete(@PathVariable("productId") String productIdText) {
         long productId = ProductIds.parse(productIdText);
         QueueView view = this.store.find(productId)
-            .orElseThrow(() -> new ApiException(HttpStatus.NOT_FOUND, ProblemCodes.QUEUE_NOT_FOUND,
-                    "No queue is configured for product " + productId + "."));
+            .orElseThrow(() -> ApiException.queueNotFound(productId));
         if (view.deletedAt() == null) {
             QueueSettings s = view.settings();
             QueueSettings closed = new QueueSettings(s.maxActive(), s.admitPerSecond(), s.entryTtlSeconds(), false,
@@ -134,8 +133,7 @@ class QueueAdminController {
     QueueResponse get(@PathVariable("productId") String productIdText) {
         long productId = ProductIds.parse(productIdText);
         QueueView view = this.store.find(productId)
-            .orElseThrow(() -> new ApiException(HttpStatus.NOT_FOUND, ProblemCodes.QUEUE_NOT_FOUND,
-                    "No queue is configured for product " + productId + "."));
+            .orElseThrow(() -> ApiException.queueNotFound(productId));
         return QueueResponse.of(productId, view);
     }
 

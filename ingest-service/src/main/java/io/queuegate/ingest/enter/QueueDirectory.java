@@ -119,8 +119,7 @@ class QueueDirectory {
     Door requireKnown(long productId) {
         Door door = this.cache.get(productId);
         if (door.availability() == Availability.UNKNOWN) {
-            throw new ApiException(HttpStatus.NOT_FOUND, ProblemCodes.QUEUE_NOT_FOUND,
-                    "No queue is configured for product " + productId + ".");
+            throw ApiException.queueNotFound(productId);
         }
         return door;
     }
