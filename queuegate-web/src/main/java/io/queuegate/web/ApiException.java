@@ -2,7 +2,6 @@ package io.queuegate.web;
 
 import java.time.Duration;
 
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
@@ -50,13 +49,7 @@ public class ApiException extends RuntimeException {
 
     /** The answer: problem+json with the code, and Retry-After in whole seconds (at least 1) when there is one. */
     public ResponseEntity<ProblemDetail> toResponse() {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(this.status, getMessage());
-        problem.setProperty("code", this.code);
-        ResponseEntity.BodyBuilder response = ResponseEntity.status(this.status);
-        if (this.retryAfter != null) {
-            response.header(HttpHeaders.RETRY_AFTER, retryAfterSeconds());
-        }
-        return response.body(problem);
+        return Problem.of(this).toResponse();
     }
 
     /** A product without a queue: 404 {@code queue_not_found}. */

@@ -63,10 +63,10 @@ public class ApiProblemHandler extends ResponseEntityExceptionHandler {
             HttpStatusCode status, WebRequest request) {
         for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
             if (cause instanceof RequestBodyLimitFilter.BodyTooLargeException tooLarge) {
-                ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONTENT_TOO_LARGE,
-                        tooLarge.getMessage());
-                problem.setProperty("code", ProblemCodes.PAYLOAD_TOO_LARGE);
-                return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).body(counted(problem));
+                ResponseEntity<ProblemDetail> response = new Problem(HttpStatus.CONTENT_TOO_LARGE,
+                        ProblemCodes.PAYLOAD_TOO_LARGE, tooLarge.getMessage(), new HttpHeaders()).toResponse();
+                counted(response.getBody());
+                return ResponseEntity.status(response.getStatusCode()).body(response.getBody());
             }
         }
         return super.handleHttpMessageNotReadable(ex, headers, status, request);

@@ -1,7 +1,7 @@
 package io.queuegate.web;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
@@ -12,13 +12,14 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.ErrorResponse;
 
 /**
  * What a refusal says, whichever code answers it: a status, a stable {@code code}, a sentence, the headers that go with
- * it (Retry-After, Allow, Accept). Rendered as {@code application/problem+json} by {@link #body}, with the members
- * and their order Spring MVC writes a {@link org.springframework.http.ProblemDetail} in, and counted by
- * {@link #countIn} as {@code queuegate.problems{code, status}}.
+ * it (Retry-After, Allow, Accept). Rendered as Spring's own {@link ProblemDetail} ({@link #toProblemDetail}, written
+ * by Spring MVC or by {@link ProblemJson}), and counted by {@link #countIn} as {@code queuegate.problems{code, status}}.
  *
  * @param status the HTTP status
  * @param code the problem's {@code code} member ({@link ProblemCodes})
@@ -75,16 +76,34 @@ public record Problem(HttpStatusCode status, String code, String detail, HttpHea
                 "The request failed; try again shortly.", new HttpHeaders());
     }
 
-    /** The problem+json body, for a request to {@code instance} (its path). */
-    public Map<String, Object> body(String instance) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("detail", this.detail);
-        body.put("instance", instance);
-        body.put("status", this.status.value());
-        HttpStatus known = HttpStatus.resolve(this.status.value());
-        body.put("title", known != null ? known.getReasonPhrase() : "Error");
-        body.put("code", this.code);
-        return body;
+    /** The problem+json body, for a request to {@code instance} (its raw path; null lets Spring MVC fill it in). */
+    public ProblemDetail toProblemDetail(String instance) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(this.status, this.detail);
+        if (instance != null) {
+            problem.setInstance(instanceUri(instance));
+        }
+        problem.setProperty("code", this.code);
+        return problem;
+    }
+
+    /** The answer Spring MVC writes: the status, the headers and the problem, its instance the request's path. */
+    public ResponseEntity<ProblemDetail> toResponse() {
+        return ResponseEntity.status(this.status).headers(this.headers).body(toProblemDetail(null));
+    }
+
+    /** The path as it came when it is a valid URI (it nearly always is), quoted where it is not. */
+    private static URI instanceUri(String path) {
+        try {
+            return new URI(path);
+        }
+        catch (URISyntaxException malformed) {
+            try {
+                return new URI(null, null, path, null);
+            }
+            catch (URISyntaxException unquotable) {
+                return null;
+            }
+        }
     }
 
     /** Counts the refusal in {@code queuegate.problems}, by code and status. */

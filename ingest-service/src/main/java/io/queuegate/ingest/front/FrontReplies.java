@@ -5,6 +5,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.queuegate.ingest.Completions;
 import io.queuegate.web.ApiException;
 import io.queuegate.web.Problem;
+import io.queuegate.web.ProblemJson;
 import io.queuegate.web.RequestIds;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,8 +20,8 @@ import org.springframework.http.MediaType;
 
 /**
  * The front's answers, written as WebFlux writes them: JSON bodies by the service's own {@link JsonMapper}, refusals
- * as the same {@link Problem} ({@code application/problem+json} with a {@code code}, counted in
- * {@code queuegate.problems}), and the request id echoed in {@code X-Request-Id}.
+ * as the same {@link Problem}, written as Spring's {@code ProblemDetail} ({@code application/problem+json} with a
+ * {@code code}, counted in {@code queuegate.problems}), and the request id echoed in {@code X-Request-Id}.
  */
 public final class FrontReplies {
 
@@ -28,10 +29,13 @@ public final class FrontReplies {
 
     private final JsonMapper json;
 
+    private final ProblemJson problems;
+
     private final MeterRegistry metrics;
 
     public FrontReplies(JsonMapper json, MeterRegistry metrics) {
         this.json = json;
+        this.problems = new ProblemJson(json);
         this.metrics = metrics;
     }
 
@@ -78,7 +82,7 @@ public final class FrontReplies {
         problem.headers().forEach((name, values) -> values.forEach((value) -> response.addHeader(name, value)));
         return send(response, HttpResponseStatus.valueOf(problem.status().value()), requestId,
                 MediaType.APPLICATION_PROBLEM_JSON_VALUE,
-                this.json.writeValueAsBytes(problem.body(pathOf(request.uri()))));
+                this.problems.write(problem.toProblemDetail(pathOf(request.uri()))));
     }
 
     /** The request's path as WebFlux reports it: the URI without its query. */

@@ -2,6 +2,7 @@ package io.queuegate.web.reactive;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.web.Problem;
+import io.queuegate.web.ProblemJson;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -24,12 +25,12 @@ public class ProblemWebExceptionHandler implements WebExceptionHandler, Ordered 
 
     private static final Logger log = LoggerFactory.getLogger(ProblemWebExceptionHandler.class);
 
-    private final JsonMapper json;
+    private final ProblemJson problems;
 
     private final MeterRegistry metrics;
 
     public ProblemWebExceptionHandler(JsonMapper json, MeterRegistry metrics) {
-        this.json = json;
+        this.problems = new ProblemJson(json);
         this.metrics = metrics;
     }
 
@@ -49,7 +50,7 @@ public class ProblemWebExceptionHandler implements WebExceptionHandler, Ordered 
                     problem.status().value(), failure.toString());
         }
         problem.countIn(this.metrics);
-        byte[] body = this.json.writeValueAsBytes(problem.body(exchange.getRequest().getPath().value()));
+        byte[] body = this.problems.write(problem.toProblemDetail(exchange.getRequest().getPath().value()));
         response.setStatusCode(problem.status());
         HttpHeaders headers = response.getHeaders();
         headers.addAll(problem.headers());
