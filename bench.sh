@@ -70,8 +70,18 @@ for arg in "$@"; do
         --only=yardsticks) ONLY_YARDSTICKS=1; PASS+=("$arg") ;;
         --only=cold) ONLY_COLD=1 ;;
         --only=door) ONLY_DOOR=1 ;;
+        --only=*)
+            # refused here, before a stack is started for nothing (the bench refuses them too)
+            IFS=',' read -ra names <<< "${arg#--only=}"
+            for name in "${names[@]}"; do
+                case "$name" in
+                    admission | drain | status | ingest | booking | e2e) ;;
+                    *) usage >&2; echo "[queuegate] ERROR: unknown scenario: $name" >&2; exit 2 ;;
+                esac
+            done
+            PASS+=("$arg") ;;
         --*) PASS+=("$arg") ;;
-        *) usage >&2; die "unknown argument: $arg" ;;
+        *) usage >&2; echo "[queuegate] ERROR: unknown argument: $arg" >&2; exit 2 ;;
     esac
 done
 

@@ -246,7 +246,7 @@ for arg in "$@"; do
         --no-build) BUILD=0 ;;
         --no-demo) DEMO=0 ;;
         -h | --help) usage; exit 0 ;;
-        *) usage >&2; die "unknown argument: $arg" ;;
+        *) usage >&2; echo "[queuegate] ERROR: unknown argument: $arg" >&2; exit 2 ;;
     esac
 done
 

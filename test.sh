@@ -7,6 +7,7 @@ set -uo pipefail
 
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/scripts/lib.sh"
+answer_help "$@"
 cd "$ROOT" || exit 1
 
 use_java25

@@ -27,7 +27,7 @@ for arg in "$@"; do
         --yardstick-windows=*) YARDSTICK_WINDOWS="${arg#*=}" ;;
         --window=*) WINDOW="${arg#*=}" ;;
         -h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-        *) die "unknown option $arg (--runs=N --windows=N --yardstick-windows=N --window=S --no-yardsticks --no-build)" ;;
+        *) refuse_argument "unknown option $arg (--runs=N --windows=N --yardstick-windows=N --window=S --no-yardsticks --no-build)" ;;
     esac
 done
 command -v wrk >/dev/null || die "wrk is not installed (apt-get install wrk)"

@@ -33,7 +33,7 @@ for arg in "$@"; do
         --window=*) WINDOW="${arg#*=}" ;;
         --max-number=*) MAX_NUMBER="${arg#*=}" ;;
         -h | --help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-        *) die "unknown option $arg (--rounds=N --window=S --max-number=N --no-build)" ;;
+        *) refuse_argument "unknown option $arg (--rounds=N --window=S --max-number=N --no-build)" ;;
     esac
 done
 command -v wrk >/dev/null || die "wrk is not installed (apt-get install wrk)"

@@ -15,6 +15,7 @@
 set -euo pipefail
 # shellcheck source=../scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
+answer_help "$@"
 cd "$ROOT"
 use_java25
 
@@ -25,7 +26,7 @@ for arg in "$@"; do
         --rounds=*) ROUNDS="${arg#*=}" ;;
         --duration=*) DURATION="${arg#*=}" ;;
         --warmup=*) WARMUP="${arg#*=}" ;;
-        *) die "unknown option $arg (--no-build --rounds=N --duration=S --warmup=S)" ;;
+        *) refuse_argument "unknown option $arg (--no-build --rounds=N --duration=S --warmup=S)" ;;
     esac
 done
 command -v wrk >/dev/null || die "wrk is not installed (apt-get install wrk)"

@@ -13,6 +13,7 @@
 set -euo pipefail
 # shellcheck source=../scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
+answer_help "$@"
 cd "$ROOT"
 
 PORT="${REDIS_PORT:-}"

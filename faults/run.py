@@ -1163,10 +1163,20 @@ def main(argv):
         for name, f in names.items():
             print(f"  {name:18} {' '.join(f.__doc__.split())}")
         return 0
-    chosen = [names[a] for a in argv] if argv else SCENARIOS
+    check_only = bool(argv) and argv[0] == "--check-names"  # faults/run.sh asks before it builds anything
+    if check_only:
+        argv = argv[1:]
+        if argv and argv[0] in ("-h", "--help"):
+            return 0
     unknown = [a for a in argv if a not in names]
+    if check_only and not unknown:
+        return 0
     if unknown:
-        sys.exit(f"unknown scenario(s) {unknown}; choose from {list(names)}")
+        print(f"unknown scenario(s): {' '.join(unknown)}; the scenarios are:", file=sys.stderr)
+        for name in names:
+            print(f"  {name}", file=sys.stderr)
+        return 2
+    chosen = [names[a] for a in argv] if argv else SCENARIOS
     os.makedirs(S.WORK, exist_ok=True)
     lock = open(os.path.join(S.WORK, "run.lock"), "w")
     try:  # one run at a time: a second one would take over the first one's Redis, broker and ports

@@ -26,6 +26,9 @@ done
 [ -n "$PYTHON" ] || die "the fault runner needs python3 with the Redis client redis-py (apt-get install -y python3-redis)"
 command -v redis-server >/dev/null 2>&1 || die "redis-server is needed (apt-get install -y redis-server)"
 
+# an unknown scenario is refused (exit 2, with the list) before anything is built
+"$PYTHON" "$ROOT/faults/run.py" --check-names "$@"
+
 missing=0
 for jar in ingest-service admission-worker booking-service; do
     [ -f "$jar/target/$jar-$QG_VERSION-exec.jar" ] || missing=1

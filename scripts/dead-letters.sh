@@ -15,6 +15,7 @@ set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+answer_help "$@"
 
 BOOTSTRAP="${KAFKA_BOOTSTRAP:-127.0.0.1:9092}"
 DLT_TOPIC="${DLT_TOPIC:-queuegate.entries.DLT}"

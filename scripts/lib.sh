@@ -16,6 +16,29 @@ log()  { printf '[queuegate] %s\n' "$*"; }
 warn() { printf '[queuegate] WARNING: %s\n' "$*" >&2; }
 die()  { printf '[queuegate] ERROR: %s\n' "$*" >&2; exit 1; }
 
+# The calling script's usage: its header comment, from the line after the shebang to the first line that is not one.
+usage_of_script() { sed -n '2,/^[^#]/p' "$0" | sed '/^[^#]/d; s/^# \{0,1\}//'; }
+
+# Answers -h or --help with the script's usage, and exits 0.
+answer_help() {
+    case "${1:-}" in
+        -h | --help) usage_of_script; exit 0 ;;
+    esac
+}
+
+# Refuses an argument the script does not know: the usage and the reason on stderr, exit 2.
+refuse_argument() {
+    usage_of_script >&2
+    printf '[queuegate] ERROR: %s\n' "$*" >&2
+    exit 2
+}
+
+# For a script that takes no arguments: answers -h/--help, and refuses anything else with the usage and exit 2.
+no_arguments() {
+    answer_help "$@"
+    [ $# -eq 0 ] || refuse_argument "unknown argument: $1"
+}
+
 # Major version of the java binary at $1/bin/java, or empty.
 java_major() {
     local v

@@ -7,6 +7,7 @@ set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+no_arguments "$@"
 
 REDOCLY_VERSION="2.77.0"
 NODE_DIR="$LOCAL_DIR/node"

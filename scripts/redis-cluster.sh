@@ -9,6 +9,7 @@ set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+answer_help "$@"
 
 read -r -a PORTS <<<"${REDIS_CLUSTER_PORTS:-7001 7002 7003}"
 DIR="$LOCAL_DIR/redis-cluster"

@@ -10,6 +10,7 @@ set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+answer_help "$@"
 
 REDIS_PORT="${REDIS_PORT:-6379}"
 MARKER="$LOCAL_DIR/redis.started"

@@ -11,6 +11,7 @@ set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+answer_help "$@"
 
 module="${1:-}"
 case "$module" in

@@ -9,6 +9,7 @@ set -uo pipefail
 
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+answer_help "$@"
 cd "$ROOT" || exit 1
 use_java25
 export MAVEN_OPTS="${MAVEN_OPTS:---sun-misc-unsafe-memory-access=allow}"
@@ -22,7 +23,7 @@ export SPRING_DATA_REDIS_CLUSTER_NODES
 export QUEUEGATE_TEST_INFRA=embedded
 log "running the Redis suites on the cluster $SPRING_DATA_REDIS_CLUSTER_NODES"
 "$(maven_cmd)" -B -pl queuegate-core,admission-worker,system-tests -am verify -Dsurefire.failIfNoSpecifiedTests=false \
-    -Dtest='*ScriptTests,Admission*Tests,EntryEventListenerTests,TwoWorkersRaceTests,PipelineSystemTests,BookingSystemTests,AuditSystemTests,KeyPrefixSystemTests,ManyInstancesSystemTests' \
+    -Dtest='*ScriptTests,Admission*Tests,LineWriterTests,TwoWorkersRaceTests,PipelineSystemTests,BookingSystemTests,AuditSystemTests,KeyPrefixSystemTests,ManyInstancesSystemTests' \
     "$@"
 status=$?
 log "the suites on Redis Cluster exited with $status"
