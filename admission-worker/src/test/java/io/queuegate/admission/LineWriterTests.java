@@ -40,7 +40,7 @@ import static org.awaitility.Awaitility.await;
  * Enter events from the log become the products' lines, in log order, once each; what is not genuine is set aside
  * on the dead-letter topic.
  */
-class EntryEventListenerTests extends WorkerTestSupport {
+class LineWriterTests extends WorkerTestSupport {
 
     private static final Duration APPLIED = Duration.ofSeconds(30);
 

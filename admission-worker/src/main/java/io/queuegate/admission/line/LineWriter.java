@@ -51,14 +51,14 @@ import org.springframework.stereotype.Component;
  * appends is caught by the line itself, which refuses chunks on a Redis process it was not restored for.
  */
 @Component
-class EntryEventListener implements DisposableBean {
+class LineWriter implements DisposableBean {
 
     static final String LISTENER_ID = "waiting-writer";
 
     /** About what one enter takes in a record: a token, a user id, a request id and a time, in JSON. */
     static final int BYTES_PER_ENTER = 128;
 
-    private static final Logger log = LoggerFactory.getLogger(EntryEventListener.class);
+    private static final Logger log = LoggerFactory.getLogger(LineWriter.class);
 
     private final WaitingLine line;
 
@@ -82,7 +82,7 @@ class EntryEventListener implements DisposableBean {
 
     private final ApplicationEventPublisher publisher;
 
-    EntryEventListener(WaitingLine line, TokenCodec tokens, AdmissionProperties properties, JsonMapper json,
+    LineWriter(WaitingLine line, TokenCodec tokens, AdmissionProperties properties, JsonMapper json,
             EnterDeadLetters deadLetters, LineEpoch epoch, WriterRestart restart, ApplicationEventPublisher publisher,
             MeterRegistry metrics) {
         this.line = line;

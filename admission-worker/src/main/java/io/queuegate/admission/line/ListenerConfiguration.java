@@ -29,7 +29,7 @@ class ListenerConfiguration {
             LineEpoch epoch, SaleRestore sale) {
         LineRebuild rebuild = new LineRebuild(epoch, sale);
         return (container) -> {
-            if (EntryEventListener.LISTENER_ID.equals(container.getListenerId())) {
+            if (LineWriter.LISTENER_ID.equals(container.getListenerId())) {
                 container.getContainerProperties().setConsumerRebalanceListener(rebuild);
                 container.getContainerProperties().setOffsetAndMetadataProvider(rebuild);
             }

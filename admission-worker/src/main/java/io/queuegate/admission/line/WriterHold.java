@@ -41,7 +41,7 @@ public class WriterHold {
 
     private MessageListenerContainer writer() {
         MessageListenerContainer writer = this.registry.getObject()
-            .getListenerContainer(EntryEventListener.LISTENER_ID);
+            .getListenerContainer(LineWriter.LISTENER_ID);
         if (writer == null) {
             throw new IllegalStateException("the waiting writer's listener container is not registered");
         }

@@ -35,7 +35,7 @@ class WriterRestart {
         Thread.ofVirtual().name("waiting-writer-restart").start(() -> {
             try {
                 MessageListenerContainer writer = this.registry.getObject()
-                    .getListenerContainer(EntryEventListener.LISTENER_ID);
+                    .getListenerContainer(LineWriter.LISTENER_ID);
                 if (writer != null && writer.isRunning()) {
                     writer.stop();
                     writer.start();

@@ -14,15 +14,15 @@ class BatchChunksTests {
     void singleEnterRecordsAreCutByCount() {
         List<ConsumerRecord<String, byte[]>> records = records(10, 200);
 
-        assertThat(EntryEventListener.chunks(records, 4)).extracting(List::size).containsExactly(4, 4, 2);
+        assertThat(LineWriter.chunks(records, 4)).extracting(List::size).containsExactly(4, 4, 2);
     }
 
     @Test
     void groupCommitRecordsAreCutByTheEntersTheyHold() {
         // 100 enters a record: a chunk of 2,000 enters is 20 records, not 2,000
-        List<ConsumerRecord<String, byte[]>> records = records(50, 100 * EntryEventListener.BYTES_PER_ENTER);
+        List<ConsumerRecord<String, byte[]>> records = records(50, 100 * LineWriter.BYTES_PER_ENTER);
 
-        assertThat(EntryEventListener.chunks(records, 2_000)).extracting(List::size).containsExactly(20, 20, 10);
+        assertThat(LineWriter.chunks(records, 2_000)).extracting(List::size).containsExactly(20, 20, 10);
     }
 
     @Test
@@ -34,7 +34,7 @@ class BatchChunksTests {
         records.add(new ConsumerRecord<>("t", 0, 37, "k", null));
 
         List<ConsumerRecord<String, byte[]>> joined = new ArrayList<>();
-        EntryEventListener.chunks(records, 50).forEach(joined::addAll);
+        LineWriter.chunks(records, 50).forEach(joined::addAll);
 
         assertThat(joined).containsExactlyElementsOf(records);
     }
