@@ -225,7 +225,7 @@
 
   // A change names every setting: one left out is turned off, so those this view does not edit are sent as they are.
   var KEPT_SETTINGS = ['maxPollsPerSecond', 'abandonAfterSeconds', 'opensAt', 'challengeMaxNumber', 'inviteOnly',
-    'passKeys'];
+    'passKeys', 'passJwksUri'];
 
   function settingsOf(queue) {
     var settings = { maxActive: queue.maxActive, admitPerSecond: queue.admitPerSecond,

@@ -11,7 +11,6 @@ import io.queuegate.core.queue.QueueStore;
 import io.queuegate.core.queue.QueueView;
 import io.queuegate.web.ApiException;
 import io.queuegate.web.DurableWrite;
-import io.queuegate.web.ProblemCodes;
 import io.queuegate.web.ProductIds;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -20,7 +19,6 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 
 import jakarta.validation.Valid;
 
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -49,11 +47,12 @@ class QueueAdminController {
 
     @PutMapping(path = "/{productId}", consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Create or change a queue", description = "maxPollsPerSecond, abandonAfterSeconds, "
-            + "opensAt, challengeMaxNumber, inviteOnly and passKeys are optional; left out, they are off (a change that "
-            + "leaves one out turns it off).")
+            + "opensAt, challengeMaxNumber, inviteOnly, passKeys and passJwksUri are optional; left out, they are off (a "
+            + "change that leaves one out turns it off).")
     @ApiResponse(responseCode = "200", description = "The stored settings")
     @ApiResponse(responseCode = "400", description = "invalid_request: a number out of its range, a pass key that "
-            + "is not a public P-256 JWK, or inviteOnly without passKeys; nothing is stored")
+            + "is not a public P-256 JWK, a passJwksUri that is not an http(s) URL, both passKeys and passJwksUri, or "
+            + "inviteOnly without either; nothing is stored")
     @ApiResponse(responseCode = "401", description = "unauthorized")
     @ApiResponse(responseCode = "503", description = "unavailable: not stored in Kafka, so not stored at all")
     QueueSettings put(@PathVariable("productId") String productIdText, @Valid @RequestBody QueueSettings settings) {
@@ -66,19 +65,25 @@ class QueueAdminController {
         return settings;
     }
 
-    /** Pass keys a pass could be verified with, and an invite-only queue someone can be invited to. */
+    /** Pass keys a pass could be verified with, or where to fetch them, and an invite-only queue one can join. */
     private static void checkPasses(QueueSettings settings) {
+        if (settings.passKeys() != null && settings.passJwksUri() != null) {
+            throw ApiException.invalidRequest("Give passKeys or passJwksUri, not both.");
+        }
         if (settings.passKeys() != null) {
             try {
                 PassVerifier.parse(settings.passKeys());
             }
             catch (IllegalArgumentException ex) {
-                throw new ApiException(HttpStatus.BAD_REQUEST, ProblemCodes.INVALID_REQUEST, ex.getMessage());
+                throw ApiException.invalidRequest(ex.getMessage());
             }
         }
-        else if (settings.requiresPass()) {
-            throw new ApiException(HttpStatus.BAD_REQUEST, ProblemCodes.INVALID_REQUEST,
-                    "An invite-only queue needs passKeys to verify its invitations with.");
+        if (settings.passJwksUri() != null && !PassVerifier.isKeySetUrl(settings.passJwksUri())) {
+            throw ApiException.invalidRequest("passJwksUri must be an absolute http or https URL.");
+        }
+        if (settings.requiresPass() && !settings.takesPasses()) {
+            throw ApiException.invalidRequest(
+                    "An invite-only queue needs passKeys or passJwksUri to verify its invitations with.");
         }
     }
 
@@ -99,10 +104,7 @@ class QueueAdminController {
         QueueView view = this.store.find(productId)
             .orElseThrow(() -> ApiException.queueNotFound(productId));
         if (view.deletedAt() == null) {
-            QueueSettings s = view.settings();
-            QueueSettings closed = new QueueSettings(s.maxActive(), s.admitPerSecond(), s.entryTtlSeconds(), false,
-                    s.maxPollsPerSecond(), s.abandonAfterSeconds(), s.opensAt(), s.challengeMaxNumber(),
-                    s.inviteOnly(), s.passKeys());
+            QueueSettings closed = view.settings().closed();
             long deletedAt = System.currentTimeMillis();
             DurableWrite.orUnavailable(() -> this.publisher.publishDeleted(productId, closed, deletedAt),
                     "The deletion could not be stored durably; nothing changed, try again.",
@@ -148,7 +150,8 @@ class QueueAdminController {
      * @param seed the seed the early entrants' order was drawn from; published at the opening, null before
      * @param challengeMaxNumber null when no proof of work is asked at join
      * @param inviteOnly null or false when anyone may enter
-     * @param passKeys the public keys passes are verified with; null when the queue takes no passes
+     * @param passKeys the public keys passes are verified with; null when the queue takes no passes or fetches them
+     * @param passJwksUri where the shop publishes its pass keys; null when they are given or there are none
      * @param held users the operator holds (they wait and are never admitted until released)
      * @param revokedTotal places the operator revoked
      * @param deletedAt when the queue was deleted: it is draining, and leaves the list once nobody is left in it;
@@ -157,7 +160,8 @@ class QueueAdminController {
     record QueueResponse(long productId, int maxActive, int admitPerSecond, int entryTtlSeconds, boolean open,
             Integer maxPollsPerSecond, Integer abandonAfterSeconds, Long opensAt, long waiting, long active,
             long admittedTotal, Double pace, boolean soldOut, String seed, Integer challengeMaxNumber,
-            Boolean inviteOnly, List<Map<String, Object>> passKeys, long held, long revokedTotal, Long deletedAt) {
+            Boolean inviteOnly, List<Map<String, Object>> passKeys, String passJwksUri, long held, long revokedTotal,
+            Long deletedAt) {
 
         static QueueResponse of(long productId, QueueView view) {
             QueueSettings settings = view.settings();
@@ -165,7 +169,8 @@ class QueueAdminController {
                     settings.entryTtlSeconds(), settings.open(), settings.maxPollsPerSecond(),
                     settings.abandonAfterSeconds(), settings.opensAt(), view.waiting(), view.active(),
                     view.admittedTotal(), view.pace(), view.soldOut(), view.seed(), settings.challengeMaxNumber(),
-                    settings.inviteOnly(), settings.passKeys(), view.held(), view.revokedTotal(), view.deletedAt());
+                    settings.inviteOnly(), settings.passKeys(), settings.passJwksUri(), view.held(),
+                    view.revokedTotal(), view.deletedAt());
         }
     }
 

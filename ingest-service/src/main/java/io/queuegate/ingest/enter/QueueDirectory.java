@@ -31,16 +31,25 @@ class QueueDirectory {
      *
      * @param challengeMaxNumber the ALTCHA challenge's largest secret number; 0 when no proof is asked
      * @param inviteOnly whether an enter must carry a pass
-     * @param passes the verifier of the queue's passes; null when it takes none
+     * @param takesPasses whether the queue takes passes at all
+     * @param passes the verifier of the queue's passes; null when it takes none, or when the keys the shop publishes
+     *        could not be fetched
      */
-    record Door(Availability availability, int challengeMaxNumber, boolean inviteOnly, PassVerifier passes) {
+    record Door(Availability availability, int challengeMaxNumber, boolean inviteOnly, boolean takesPasses,
+            PassVerifier passes) {
 
-        static final Door UNKNOWN = new Door(Availability.UNKNOWN, 0, false, null);
+        static final Door UNKNOWN = new Door(Availability.UNKNOWN, 0, false, false, null);
 
-        static Door of(QueueSettings settings) {
+        /** How soon to try again when a shop's published keys could not be fetched. */
+        private static final Duration KEYS_RETRY_AFTER = Duration.ofSeconds(5);
+
+        static Door of(QueueSettings settings, PublishedPassKeys published) {
+            PassVerifier passes = settings.passKeys() != null ? PassVerifier.of(settings.passKeys())
+                    : settings.passJwksUri() != null ? published.verifier(settings.passJwksUri()).orElse(null)
+                    : null;
             return new Door(settings.open() ? Availability.OPEN : Availability.CLOSED,
                     settings.asksForProof() ? settings.challengeMaxNumber() : 0, settings.requiresPass(),
-                    settings.passKeys() == null ? null : PassVerifier.of(settings.passKeys()));
+                    settings.takesPasses(), passes);
         }
 
         boolean asksForProof() {
@@ -60,9 +69,13 @@ class QueueDirectory {
                 }
                 return Lane.GENERAL;
             }
-            if (this.passes == null) {
+            if (!this.takesPasses) {
                 throw new ApiException(HttpStatus.FORBIDDEN, ProblemCodes.PASS_INVALID,
                         "The line of product " + productId + " takes no passes: enter without one.");
+            }
+            if (this.passes == null) {
+                throw ApiException.unavailable("The keys that verify this line's passes could not be read from the "
+                        + "shop; try again shortly.", KEYS_RETRY_AFTER);
             }
             return this.passes.verify(pass, productId, userId)
                 .orElseThrow(() -> new ApiException(HttpStatus.FORBIDDEN, ProblemCodes.PASS_INVALID, "The pass is "
@@ -75,7 +88,7 @@ class QueueDirectory {
 
     private final LoadingCache<Long, Door> cache;
 
-    QueueDirectory(QueueStore store, IngestProperties properties) {
+    QueueDirectory(QueueStore store, PublishedPassKeys published, IngestProperties properties) {
         this.cache = Caffeine.newBuilder()
             .maximumSize(100_000)
             .refreshAfterWrite(properties.queueCacheTtl())
@@ -84,7 +97,8 @@ class QueueDirectory {
 
                 @Override
                 public Door load(Long productId) {
-                    return store.findSettings(productId).map(Door::of).orElse(Door.UNKNOWN);
+                    return store.findSettings(productId).map((settings) -> Door.of(settings, published))
+                        .orElse(Door.UNKNOWN);
                 }
 
                 /**

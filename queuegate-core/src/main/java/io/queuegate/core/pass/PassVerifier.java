@@ -1,5 +1,7 @@
 package io.queuegate.core.pass;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.text.ParseException;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,6 +66,36 @@ public final class PassVerifier {
      */
     public static PassVerifier of(List<Map<String, Object>> keys) {
         return new PassVerifier(new JWKSet(parse(keys)));
+    }
+
+    /**
+     * A verifier of the keys a shop publishes (its JWK set, fetched from {@code passJwksUri}): its public EC P-256 keys
+     * for signatures; a set also holds keys for other uses, which are left out.
+     *
+     * @throws IllegalArgumentException when the set holds no such key
+     */
+    public static PassVerifier ofPublished(JWKSet published) {
+        List<JWK> usable = published.getKeys().stream()
+            .filter((key) -> key instanceof ECKey ec && Curve.P_256.equals(ec.getCurve()))
+            .filter((key) -> key.getKeyUse() == null || KeyUse.SIGNATURE.equals(key.getKeyUse()))
+            .map(JWK::toPublicJWK)
+            .toList();
+        if (usable.isEmpty()) {
+            throw new IllegalArgumentException("the published key set holds no EC P-256 key for signatures");
+        }
+        return new PassVerifier(new JWKSet(usable));
+    }
+
+    /** Whether {@code uri} may name a shop's JWK set: an absolute http or https URL with a host. */
+    public static boolean isKeySetUrl(String uri) {
+        try {
+            URI parsed = new URI(uri);
+            return parsed.isAbsolute() && parsed.getHost() != null
+                    && ("https".equalsIgnoreCase(parsed.getScheme()) || "http".equalsIgnoreCase(parsed.getScheme()));
+        }
+        catch (URISyntaxException ex) {
+            return false;
+        }
     }
 
     /** The keys given, parsed and checked as {@link #of} says; the public members only. */

@@ -8,6 +8,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
 
 /**
  * How one product's line moves. The last three settings are optional: left out (null), the line behaves as it
@@ -28,6 +29,8 @@ import jakarta.validation.constraints.NotNull;
  * @param inviteOnly whether an enter must carry a pass signed by one of {@code passKeys}. Null: false
  * @param passKeys the public keys (JWKs, EC P-256) of the shop's backend that signs passes: an invitation to an
  *        invite-only queue, or a place in the priority lane. Null: the queue takes no passes
+ * @param passJwksUri instead of {@code passKeys}, where the shop publishes them: a JWK set's URL, fetched by ingest
+ *        and read again every minute, so a shop rotates its keys without touching the queue. Null: none
  */
 public record QueueSettings(
         @Schema(example = "1000") @NotNull @Min(1) @Max(10_000_000) Integer maxActive,
@@ -57,7 +60,23 @@ public record QueueSettings(
                 + "passes: JWS with sub (the user id), product, exp and optionally lane \"priority\", given at enter "
                 + "as pass. A priority pass places the user in a lane admitted before the general line. 1 to 10 keys, "
                 + "public only. Unset: the queue takes no passes")
-        List<Map<String, Object>> passKeys) {
+        List<Map<String, Object>> passKeys,
+        @Schema(example = "https://shop.example/.well-known/jwks.json", nullable = true, description = "Instead of "
+                + "passKeys: the URL (http or https) of the JWK set the shop's backend publishes its pass keys in. "
+                + "Ingest reads it again every minute and uses its public EC P-256 keys, so a rotation needs no "
+                + "change here: publish the new key a minute before signing with it. Unset: passKeys, if any")
+        @Size(max = QueueSettings.MAX_URI_LENGTH) String passJwksUri) {
+
+    /** The longest {@code passJwksUri} taken. */
+    public static final int MAX_URI_LENGTH = 2048;
+
+    /** Settings with the pass keys given in them, not fetched from the shop. */
+    public QueueSettings(Integer maxActive, Integer admitPerSecond, Integer entryTtlSeconds, Boolean open,
+            Integer maxPollsPerSecond, Integer abandonAfterSeconds, Long opensAt, Integer challengeMaxNumber,
+            Boolean inviteOnly, List<Map<String, Object>> passKeys) {
+        this(maxActive, admitPerSecond, entryTtlSeconds, open, maxPollsPerSecond, abandonAfterSeconds, opensAt,
+                challengeMaxNumber, inviteOnly, passKeys, null);
+    }
 
     /** Settings without the optional ones: the line as it behaved before they existed. */
     public QueueSettings(Integer maxActive, Integer admitPerSecond, Integer entryTtlSeconds, Boolean open) {
@@ -78,9 +97,21 @@ public record QueueSettings(
                 challengeMaxNumber, null, null);
     }
 
+    /** The same settings, closed to new entrants. */
+    public QueueSettings closed() {
+        return new QueueSettings(this.maxActive, this.admitPerSecond, this.entryTtlSeconds, false,
+                this.maxPollsPerSecond, this.abandonAfterSeconds, this.opensAt, this.challengeMaxNumber,
+                this.inviteOnly, this.passKeys, this.passJwksUri);
+    }
+
     /** Whether an enter must carry a solved challenge. */
     public boolean asksForProof() {
         return this.challengeMaxNumber != null && this.challengeMaxNumber > 0;
+    }
+
+    /** Whether the queue takes passes: it has keys to verify them with, or knows where the shop publishes them. */
+    public boolean takesPasses() {
+        return this.passKeys != null || this.passJwksUri != null;
     }
 
     /** Whether an enter must carry a pass. */

@@ -27,7 +27,8 @@ public class QueueStore {
     private static final RedisScript<Long> MARK_DELETED = QueueScripts.of("mark_deleted", Long.class);
 
     private static final List<Object> FIELDS = List.of("maxActive", "admitPerSecond", "entryTtlSeconds", "open",
-            "maxPollsPerSecond", "abandonAfterSeconds", "opensAt", "challengeMaxNumber", "inviteOnly", "passKeys");
+            "maxPollsPerSecond", "abandonAfterSeconds", "opensAt", "challengeMaxNumber", "inviteOnly", "passKeys",
+            "passJwksUri");
 
     private final StringRedisTemplate redis;
 
@@ -72,7 +73,8 @@ public class QueueStore {
                 "deletedAt", "",
                 "inviteOnly", optional(settings.inviteOnly()),
                 "passKeys", settings.passKeys() == null ? ""
-                        : new JWKSet(PassVerifier.parse(settings.passKeys())).toString(true));
+                        : new JWKSet(PassVerifier.parse(settings.passKeys())).toString(true),
+                "passJwksUri", optional(settings.passJwksUri()));
         this.redis.opsForSet().add(this.registry, Long.toString(productId));
     }
 
@@ -82,7 +84,7 @@ public class QueueStore {
             return Optional.empty();
         }
         return Optional.of(settings(values.get(0), values.get(1), values.get(2), values.get(3), values.get(4),
-                values.get(5), values.get(6), values.get(7), values.get(8), values.get(9)));
+                values.get(5), values.get(6), values.get(7), values.get(8), values.get(9), values.get(10)));
     }
 
     public Optional<QueueView> find(long productId) {
@@ -93,7 +95,7 @@ public class QueueStore {
             return Optional.empty();
         }
         QueueSettings settings = settings(reply.get(0), reply.get(1), reply.get(2), reply.get(3), reply.get(7),
-                reply.get(8), reply.get(11), reply.get(13), reply.get(14), reply.get(15));
+                reply.get(8), reply.get(11), reply.get(13), reply.get(14), reply.get(15), reply.get(19));
         Object pace = reply.get(9);
         Object stock = reply.get(10);
         Object seed = reply.get(12);
@@ -143,12 +145,13 @@ public class QueueStore {
 
     private static QueueSettings settings(Object maxActive, Object admitPerSecond, Object entryTtlSeconds,
             Object open, Object maxPollsPerSecond, Object abandonAfterSeconds, Object opensAt,
-            Object challengeMaxNumber, Object inviteOnly, Object passKeys) {
+            Object challengeMaxNumber, Object inviteOnly, Object passKeys, Object passJwksUri) {
         return new QueueSettings(Integer.valueOf(maxActive.toString()), Integer.valueOf(admitPerSecond.toString()),
                 Integer.valueOf(entryTtlSeconds.toString()), Boolean.valueOf(open.toString()),
                 integerOrNull(maxPollsPerSecond), integerOrNull(abandonAfterSeconds),
                 opensAt == null ? null : Long.valueOf(opensAt.toString()), integerOrNull(challengeMaxNumber),
-                inviteOnly == null ? null : Boolean.valueOf(inviteOnly.toString()), passKeys(passKeys));
+                inviteOnly == null ? null : Boolean.valueOf(inviteOnly.toString()), passKeys(passKeys),
+                passJwksUri == null ? null : passJwksUri.toString());
     }
 
     /** The pass keys as stored: a JWK set's JSON, checked when it was saved. */

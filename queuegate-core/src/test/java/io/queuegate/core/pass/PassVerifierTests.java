@@ -13,6 +13,8 @@ import com.nimbusds.jose.crypto.ECDSASigner;
 import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jose.jwk.Curve;
 import com.nimbusds.jose.jwk.ECKey;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.KeyUse;
 import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
@@ -89,6 +91,32 @@ class PassVerifierTests {
         Map<String, Object> offTheCurve = new java.util.HashMap<>(this.shop.toPublicJWK().toJSONObject());
         offTheCurve.put("y", offTheCurve.get("x"));
         assertThatIllegalArgumentException().isThrownBy(() -> PassVerifier.of(List.of(offTheCurve)));
+    }
+
+    @Test
+    void aPublishedKeySetLendsItsP256SigningKeysAndLeavesTheRestOut() throws Exception {
+        ECKey encryption = new ECKeyGenerator(Curve.P_256).keyID("enc").keyUse(KeyUse.ENCRYPTION).generate();
+        JWKSet published = new JWKSet(List.of(new RSAKeyGenerator(2048).keyID("rsa").generate().toPublicJWK(),
+                encryption.toPublicJWK(), this.shop.toPublicJWK()));
+
+        PassVerifier fromShop = PassVerifier.ofPublished(published);
+
+        assertThat(fromShop.verify(pass(this.shop, "alice", PRODUCT, 60, null), PRODUCT, "alice"))
+            .contains(Lane.GENERAL);
+        assertThat(fromShop.verify(pass(encryption, "alice", PRODUCT, 60, null), PRODUCT, "alice"))
+            .as("signed by a key published for encryption").isEmpty();
+        assertThatIllegalArgumentException().isThrownBy(() -> PassVerifier.ofPublished(new JWKSet(
+                new RSAKeyGenerator(2048).generate().toPublicJWK()))).withMessageContaining("P-256");
+    }
+
+    @Test
+    void aKeySetIsNamedByAnAbsoluteHttpUrl() {
+        assertThat(PassVerifier.isKeySetUrl("https://shop.example/.well-known/jwks.json")).isTrue();
+        assertThat(PassVerifier.isKeySetUrl("http://127.0.0.1:8090/keys")).isTrue();
+        for (String refused : List.of("ftp://shop.example/keys", "file:///etc/passwd", "/jwks.json", "https://",
+                "not a url", "https://shop example/keys", "")) {
+            assertThat(PassVerifier.isKeySetUrl(refused)).as(refused).isFalse();
+        }
     }
 
     static ECKey key(String kid) {

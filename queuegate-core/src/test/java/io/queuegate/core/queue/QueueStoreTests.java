@@ -48,6 +48,22 @@ class QueueStoreTests extends RedisScriptTestSupport {
     }
 
     @Test
+    void whereTheShopPublishesItsPassKeysIsStoredAndReadBack() {
+        QueueSettings settings = new QueueSettings(5, 40, 300, true, null, null, null, null, true, null,
+                "https://shop.example/.well-known/jwks.json");
+
+        this.store.save(this.product, settings);
+
+        assertThat(this.store.findSettings(this.product)).contains(settings);
+        assertThat(this.store.find(this.product).orElseThrow().settings()).isEqualTo(settings);
+        assertThat(this.store.find(this.product).orElseThrow().settings().closed())
+            .isEqualTo(new QueueSettings(5, 40, 300, false, null, null, null, null, true, null,
+                    "https://shop.example/.well-known/jwks.json"));
+        this.store.save(this.product, new QueueSettings(5, 40, 300, true));
+        assertThat(redis.opsForHash().hasKey(this.keys.settings(), "passJwksUri")).as("left out: off").isFalse();
+    }
+
+    @Test
     void savingAgainReplacesTheSettings() {
         this.store.save(this.product, new QueueSettings(500, 40, 300, true));
         QueueSettings changed = new QueueSettings(10_000_000, 1_000_000, 86_400, false);
