@@ -1,15 +1,11 @@
 package io.queuegate.booking.booking;
 
 import java.net.URI;
-import java.time.Duration;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.web.ApiException;
 import io.queuegate.web.ProblemCodes;
 import io.queuegate.gate.BookingLookup;
-import io.queuegate.gate.EntryGate;
 import io.queuegate.gate.GateProperties;
-import io.queuegate.gate.Reservation;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -18,10 +14,6 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 
 import jakarta.validation.Valid;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -33,37 +25,25 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Books a product for an admitted token: the token is used exactly once and stock never goes below zero. */
+/**
+ * Books a product for an admitted token over HTTP: checks the request, has {@link Bookings} book it (the token is used
+ * exactly once and stock never goes below zero), and answers the booking with its Location.
+ */
 @RestController
 @RequestMapping(path = "/api/v1/bookings", produces = MediaType.APPLICATION_JSON_VALUE)
 @Tag(name = "bookings", description = "Book with an admitted entry token")
 class BookingController {
 
-    private static final Logger log = LoggerFactory.getLogger(BookingController.class);
+    private final Bookings bookings;
 
-    private static final Duration RETRY_AFTER = Duration.ofSeconds(1);
-
-    private final EntryGate gate;
-
-    private final BookingLookup bookings;
-
-    private final BookingPublisher publisher;
+    private final BookingLookup lookup;
 
     private final GateProperties gateProperties;
 
-    private final MeterRegistry metrics;
-
-    BookingController(EntryGate gate, BookingLookup bookings, BookingPublisher publisher,
-            GateProperties gateProperties, MeterRegistry metrics) {
-        this.gate = gate;
+    BookingController(Bookings bookings, BookingLookup lookup, GateProperties gateProperties) {
         this.bookings = bookings;
-        this.publisher = publisher;
+        this.lookup = lookup;
         this.gateProperties = gateProperties;
-        this.metrics = metrics;
-    }
-
-    private void count(String outcome) {
-        this.metrics.counter("queuegate.bookings", "outcome", outcome).increment();
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -81,37 +61,9 @@ class BookingController {
         if (quantity > this.gateProperties.maxQuantity()) {
             throw ApiException.invalidRequest("quantity must be at most " + this.gateProperties.maxQuantity() + ".");
         }
-        Reservation reservation;
-        try {
-            reservation = this.gate.reserve(request.productId(), request.token(), quantity);
-        }
-        catch (ApiException ex) {
-            count(ex.code());
-            throw ex;
-        }
-        try {
-            this.publisher.publish(new BookingConfirmed(reservation.bookingId(), reservation.productId(),
-                    reservation.userId(), reservation.quantity(), reservation.bookedAt()));
-        }
-        catch (Exception ex) {
-            // Not durable, so not booked: give the stock and the token back before answering.
-            this.gate.release(reservation);
-            count("undone");
-            log.warn("booking {} undone, Kafka did not acknowledge: {}", reservation.bookingId(), ex.toString());
-            throw ApiException.unavailable("The booking could not be stored; nothing was taken, try again.",
-                    RETRY_AFTER);
-        }
-        try {
-            this.gate.confirm(reservation);
-        }
-        catch (DataAccessException ex) {
-            // The booking is durable in Kafka; a leftover reservation mark only matters to an unknown outcome.
-            log.warn("booking {} stored, its reservation mark not cleared: {}", reservation.bookingId(), ex.toString());
-        }
-        count("booked");
-        return ResponseEntity.created(URI.create("/api/v1/bookings/" + reservation.bookingId()))
-            .body(new BookingResponse(reservation.bookingId(), reservation.productId(), reservation.userId(),
-                    reservation.quantity(), reservation.bookedAt()));
+        BookingConfirmed booking = this.bookings.book(request.productId(), request.token(), quantity);
+        return ResponseEntity.created(URI.create("/api/v1/bookings/" + booking.bookingId()))
+            .body(BookingResponse.of(booking));
     }
 
     @GetMapping("/{bookingId}")
@@ -119,7 +71,7 @@ class BookingController {
     @ApiResponse(responseCode = "200", description = "The booking")
     @ApiResponse(responseCode = "404", description = "not_found")
     BookingResponse get(@PathVariable String bookingId) {
-        return this.bookings.find(bookingId)
+        return this.lookup.find(bookingId)
             .map(BookingResponse::of)
             .orElseThrow(() -> new ApiException(HttpStatus.NOT_FOUND, ProblemCodes.NOT_FOUND,
                     "No booking " + bookingId + "."));

@@ -1,0 +1,214 @@
+package io.queuegate.booking;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.core.testing.TestRedis;
+import io.queuegate.core.testing.TestSecrets;
+import io.queuegate.core.token.TokenCodec;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.kafka.test.context.EmbeddedKafka;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.servlet.client.EntityExchangeResult;
+import org.springframework.test.web.servlet.client.RestTestClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The booking service over HTTP on a random port, against an embedded KRaft broker and the real, shared Redis; and
+ * a second service beside it, started against a broken Kafka, for the tests of what a booking is told then.
+ * <p>
+ * Every test books products of its own ({@link #newProduct()}), whose keys are deleted after it. Users are admitted
+ * as the admission worker admits them: put into the product's entry set ({@code entry:{p}}), scored by when their
+ * entry expires, and named by a token issued with the service's secret.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
+        "spring.config.name=" + BookingApplication.CONFIG_NAME,
+        "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}" })
+@EmbeddedKafka(partitions = 12, topics = BookingHttpTestSupport.TOPIC)
+public abstract class BookingHttpTestSupport {
+
+    public static final String TOKEN_SECRET = TestSecrets.random("booking-test-token-secret");
+
+    public static final String ADMIN_TOKEN = TestSecrets.random("booking-test-admin-token");
+
+    /** The bookings topic ({@code queuegate.booking.topic}). */
+    public static final String TOPIC = "queuegate.bookings";
+
+    /** How long an admitted user's entry lasts in these tests: far beyond any test. */
+    protected static final long ENTRY_MILLIS = 600_000;
+
+    @DynamicPropertySource
+    static void secrets(DynamicPropertyRegistry registry) {
+        registry.add("queuegate.token.secret", () -> TOKEN_SECRET);
+        registry.add("queuegate.admin.token", () -> ADMIN_TOKEN);
+    }
+
+    @LocalServerPort
+    protected int port;
+
+    @Value("${spring.embedded.kafka.brokers}")
+    protected String brokers;
+
+    @Autowired
+    protected StringRedisTemplate redis;
+
+    @Autowired
+    protected MeterRegistry metrics;
+
+    protected final TokenCodec codec = new TokenCodec(TOKEN_SECRET);
+
+    /** This service, over real HTTP. */
+    protected RestTestClient http;
+
+    private final List<Long> products = new ArrayList<>();
+
+    @BeforeEach
+    void client() {
+        this.http = client(this.port);
+    }
+
+    @AfterEach
+    void deleteProducts() {
+        this.products.forEach((product) -> this.redis.delete(QueueKeys.of(product).all()));
+        this.products.clear();
+    }
+
+    /** A client of the service on this port. */
+    protected static RestTestClient client(int port) {
+        return RestTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).build();
+    }
+
+    /** A product id none of whose keys exist yet; its keys are deleted after the test. */
+    protected long newProduct() {
+        long product = TestRedis.unusedProduct(this.redis);
+        this.products.add(product);
+        return product;
+    }
+
+    /**
+     * Admits the user to the product as the admission worker does (entry:{p}, scored by the entry's expiry, epoch ms)
+     * and returns the user's token.
+     */
+    protected String admit(long product, String userId) {
+        this.redis.opsForZSet().add(QueueKeys.of(product).entry(), userId, System.currentTimeMillis() + ENTRY_MILLIS);
+        return this.codec.issue(product, userId).value();
+    }
+
+    /** A token issued for the user, who is not admitted (still waiting, say). */
+    protected String notAdmitted(long product, String userId) {
+        return this.codec.issue(product, userId).value();
+    }
+
+    /** Sets the stock through the admin API, as an operator does. */
+    protected void setStock(long product, long units) {
+        EntityExchangeResult<String> result = this.http.put()
+            .uri("/api/v1/products/{product}/stock", product)
+            .header(HttpHeaders.AUTHORIZATION, "Bearer " + ADMIN_TOKEN)
+            .contentType(MediaType.APPLICATION_JSON)
+            .body("{\"available\":" + units + "}")
+            .exchange()
+            .returnResult(String.class);
+        assertThat(result.getStatus().value()).as(result.getResponseBody()).isEqualTo(200);
+        assertThat(stock(product)).isEqualTo(units);
+    }
+
+    /** The product's stock as Redis holds it. */
+    protected long stock(long product) {
+        String value = this.redis.opsForValue().get(QueueKeys.of(product).stock());
+        assertThat(value).as("stock of %d", product).isNotNull();
+        return Long.parseLong(value);
+    }
+
+    /** When the user's entry expires, epoch ms; null when the user is not admitted (any more). */
+    protected Double entryExpiry(long product, String userId) {
+        return this.redis.opsForZSet().score(QueueKeys.of(product).entry(), userId);
+    }
+
+    /** Users whose place is used (or expired). */
+    protected List<String> gone(long product) {
+        return List.copyOf(this.redis.opsForSet().members(QueueKeys.of(product).gone()));
+    }
+
+    /** The bookings the gate recorded for the product: booking id to JSON. */
+    protected Map<Object, Object> bookingRecords(long product) {
+        return this.redis.opsForHash().entries(QueueKeys.of(product).bookings());
+    }
+
+    /** Reservations not confirmed durable: booking id to the consumed entry's expiry. */
+    protected Map<Object, Object> reservations(long product) {
+        return this.redis.opsForHash().entries(QueueKeys.of(product).reservations());
+    }
+
+    /** POST /api/v1/bookings on this service. */
+    protected EntityExchangeResult<String> book(long product, String token, int quantity) {
+        return book(this.http, product, token, quantity);
+    }
+
+    protected static EntityExchangeResult<String> book(RestTestClient client, long product, String token,
+            int quantity) {
+        return client.post()
+            .uri("/api/v1/bookings")
+            .contentType(MediaType.APPLICATION_JSON)
+            .body("{\"productId\":" + product + ",\"token\":\"" + token + "\",\"quantity\":" + quantity + "}")
+            .exchange()
+            .returnResult(String.class);
+    }
+
+    protected static JsonNode json(EntityExchangeResult<String> result) {
+        return JsonMapper.shared().readTree(result.getResponseBody());
+    }
+
+    /** The problem code of a refusal. */
+    protected static String code(EntityExchangeResult<String> result) {
+        assertThat(result.getResponseHeaders().getContentType()).hasToString("application/problem+json");
+        return json(result).get("code").asString();
+    }
+
+    /** {@code queuegate.bookings{outcome}} of this service so far. */
+    protected double bookings(String outcome) {
+        return bookings(this.metrics, outcome);
+    }
+
+    protected static double bookings(MeterRegistry metrics, String outcome) {
+        Counter counter = metrics.find("queuegate.bookings").tag("outcome", outcome).counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    /**
+     * Starts another booking service on a free port, with this test's secrets, against the Kafka at
+     * {@code bootstrapServers}; {@code settings} are further command-line arguments. The caller closes it.
+     */
+    protected static ConfigurableApplicationContext startAnother(String bootstrapServers, String... settings) {
+        List<String> args = new ArrayList<>(List.of("--spring.config.name=" + BookingApplication.CONFIG_NAME,
+                "--server.port=0", "--management.server.port=0", "--spring.main.banner-mode=off",
+                "--spring.kafka.bootstrap-servers=" + bootstrapServers, "--queuegate.token.secret=" + TOKEN_SECRET,
+                "--queuegate.admin.token=" + ADMIN_TOKEN));
+        args.addAll(List.of(settings));
+        return new SpringApplicationBuilder(BookingApplication.class).run(args.toArray(String[]::new));
+    }
+
+    /** The port another service answers on. */
+    protected static int portOf(ConfigurableApplicationContext service) {
+        return service.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
+    }
+}
