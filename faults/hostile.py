@@ -157,7 +157,14 @@ def pass_cases(stack, pp, add):
                         "a symmetric key": {"passKeys": [{"kty": "oct", "k": "c2VjcmV0"}]},
                         "no keys": {"passKeys": []}, "eleven keys": {"passKeys": [PASS_KEY] * 11},
                         "a point off the curve": {"passKeys": [{**PASS_KEY, "y": PASS_KEY["x"]}]},
-                        "keys an object": {"passKeys": {"keys": [PASS_KEY]}}}.items():
+                        "keys an object": {"passKeys": {"keys": [PASS_KEY]}},
+                        "keys and where they are published": {"passKeys": [PASS_KEY],
+                                                               "passJwksUri": "https://shop.example/jwks.json"},
+                        "a key set at a file URL": {"passJwksUri": "file:///etc/passwd"},
+                        "a key set at a relative URL": {"passJwksUri": "/jwks.json"},
+                        "a key set URL of 3,000 characters": {"passJwksUri": "https://s.example/" + "k" * 3000},
+                        "a key set URL a number": {"passJwksUri": 7},
+                        "invite-only, keys published nowhere": {"inviteOnly": True, "passJwksUri": ""}}.items():
         add("pass", f"queue PUT, {name}", adm, raw("PUT", f"/api/v1/queues/{pp}", [JSON, admin],
                                                     json.dumps({**queue, **extra}).encode()), True)
     # the operator's holds and deletions: only with the admin token, only of valid users and known queues

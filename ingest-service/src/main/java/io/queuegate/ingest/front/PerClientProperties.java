@@ -17,8 +17,9 @@ import org.springframework.validation.annotation.Validated;
  * @param entersPerMinute enters a client may make a minute, after its burst
  * @param pollBurst status polls (and challenge fetches) a client may make at once
  * @param pollsPerSecond status polls (and challenge fetches) a client may make a second, after its burst
- * @param maxClients clients remembered at once; past it the least used are forgotten (which only gives them a fresh
- *        allowance), so a flood of distinct addresses costs bounded memory (about 600 bytes a client)
+ * @param maxClients clients remembered at once, in a table of 24 bytes a client made at start; past it the clients
+ *        nearest to a full allowance are forgotten (which only gives them a full one), so a flood of distinct
+ *        addresses costs no memory beyond it
  */
 @Validated
 @ConfigurationProperties("queuegate.ingest.per-client")
