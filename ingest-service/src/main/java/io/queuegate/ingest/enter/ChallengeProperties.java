@@ -14,8 +14,8 @@ import org.springframework.validation.annotation.Validated;
  *
  * @param expires how long a challenge may be solved and used after it was handed out
  * @param rememberedProofs proofs this instance remembers as used until they expire, so that a proof enters once
- *        (about 80 bytes each); past it the oldest are forgotten, and such a proof, replayed, can only give its own
- *        user the place that user already has
+ *        (a table of 16 bytes each, made at start); past it those nearest to their expiry are forgotten, and such a
+ *        proof, replayed, can only give its own user the place that user already has
  */
 @Validated
 @ConfigurationProperties("queuegate.ingest.challenge")

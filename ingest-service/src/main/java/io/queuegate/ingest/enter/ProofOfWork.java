@@ -12,8 +12,6 @@ import java.util.Map;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import io.queuegate.core.token.TokenProperties;
 import io.queuegate.web.ApiException;
 import io.queuegate.web.ProblemCodes;
@@ -31,8 +29,8 @@ import org.springframework.stereotype.Component;
  * SHA-256 of a salt and a secret number, signed with a key only ingest holds; a client finds the number by trying
  * them all, a verifier checks one hash and one HMAC. The salt carries its expiry, the product and the user it was
  * handed to, all under the signature, so ingest keeps no state to check a proof: one solution is one user's place in
- * one line, until it expires. What it does keep is the proofs already used (a bounded cache per instance), so that
- * one solution enters once.
+ * one line, until it expires. What it does keep is the proofs already used ({@link UsedProofs}, per instance), so
+ * that one solution enters once.
  */
 @Component
 class ProofOfWork {
@@ -62,7 +60,7 @@ class ProofOfWork {
     private final Duration expires;
 
     /** The used proofs, by the first 64 bits of their challenge, until they expire. */
-    private final Cache<Long, Boolean> used;
+    private final UsedProofs used;
 
     ProofOfWork(TokenProperties tokens, ChallengeProperties properties) {
         this.key = derivedKey(tokens.secret());
@@ -77,8 +75,7 @@ class ProofOfWork {
             }
         });
         this.expires = properties.expires();
-        this.used = Caffeine.newBuilder().maximumSize(properties.rememberedProofs())
-            .expireAfterWrite(properties.expires()).build();
+        this.used = new UsedProofs(properties.rememberedProofs());
     }
 
     /** A challenge for this user in this product's line, whose secret number is at most {@code maxNumber}. */
@@ -127,12 +124,16 @@ class ProofOfWork {
         catch (Exception ex) {
             throw invalid();
         }
-        if (!verified(payload, params) || !Long.toString(productId).equals(params.get(PRODUCT))
+        long expires = expiresOf(params);
+        long now = System.currentTimeMillis() / 1000;
+        if (expires < now || !verified(payload) || !Long.toString(productId).equals(params.get(PRODUCT))
                 || !userId.equals(params.get(USER))) {
             throw invalid();
         }
         long id = HexFormat.fromHexDigitsToLong(payload.challenge(), 0, 16);
-        if (this.used.asMap().putIfAbsent(id, Boolean.TRUE) != null) {
+        // 0 marks an empty slot among the used proofs; one challenge in 2^64 takes the id 1 instead
+        id = id == 0 ? 1 : id;
+        if (!this.used.take(id, expires, now)) {
             throw invalid();
         }
         return id;
@@ -140,29 +141,19 @@ class ProofOfWork {
 
     /** The enter the proof was spent on was not accepted (Kafka refused it): the proof may be used again. */
     void giveBack(long spent) {
-        this.used.invalidate(spent);
+        this.used.giveBack(spent);
     }
 
     /**
-     * ALTCHA's check, as its library's {@code verifySolution} makes it: the salt's expiry has not passed, SHA-256 of
-     * the salt and the number is the challenge, and the challenge's HMAC is the signature (compared in constant
+     * ALTCHA's check, as its library's {@code verifySolution} makes it (the salt's expiry is checked before): SHA-256
+     * of the salt and the number is the challenge, and the challenge's HMAC is the signature (compared in constant
      * time). Made here with a digest and a MAC per thread: the library looks both up anew for every proof, which took
      * 22 µs of CPU per proof, a third of an enter's (docs/BENCHMARKS.md, "The door's defences").
      */
-    private boolean verified(Submitted payload, Map<String, String> params) {
+    private boolean verified(Submitted payload) {
         if (!"SHA-256".equals(payload.algorithm()) || payload.number() == null || payload.number() < 0
                 || payload.challenge() == null || payload.challenge().length() != 64
                 || payload.signature() == null || payload.signature().length() != 64) {
-            return false;
-        }
-        long expires;
-        try {
-            expires = Long.parseLong(params.getOrDefault("expires", ""));
-        }
-        catch (NumberFormatException ex) {
-            return false;
-        }
-        if (expires * 1000 < System.currentTimeMillis()) {
             return false;
         }
         byte[] challenge = HexFormat.of().formatHex(DIGEST.get()
@@ -172,6 +163,16 @@ class ProofOfWork {
             .getBytes(StandardCharsets.US_ASCII);
         return MessageDigest.isEqual(challenge, payload.challenge().getBytes(StandardCharsets.US_ASCII))
                 && MessageDigest.isEqual(signature, payload.signature().getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /** When the challenge expires, in epoch seconds, as its salt says; 0 (long past) when it says nothing readable. */
+    private static long expiresOf(Map<String, String> params) {
+        try {
+            return Long.parseLong(params.getOrDefault("expires", ""));
+        }
+        catch (NumberFormatException ex) {
+            return 0;
+        }
     }
 
     /** The ALTCHA payload, base64 of JSON; null for anything else. */
