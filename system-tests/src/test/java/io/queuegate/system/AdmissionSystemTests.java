@@ -1,42 +1,32 @@
 package io.queuegate.system;
 
-import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import io.queuegate.booking.BookingApplication;
 import io.queuegate.system.Stack.Reply;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * An admission a shop verifies without the queue's secret: the AVAILABLE status answer carries it, every service
  * publishes the keys, and a booking service of another deployment (its own secret) whose gate knows only the JWKS
  * URL books with it, once, and refuses the bare token.
  */
-class AdmissionSystemTests {
+class AdmissionSystemTests extends StackTests {
 
-    private final Stack stack = Stack.get();
-
-    private final long productId = Stack.newProduct();
-
-    @AfterEach
-    void forget() {
-        this.stack.forget(this.productId);
-    }
+    private final long productId = ownProduct();
 
     @Test
     void everyServicePublishesTheSameKeysAndNoPrivatePart() {
         JsonNode keys = null;
         for (ConfigurableApplicationContext service : List.of(this.stack.ingest, this.stack.worker,
                 this.stack.booking)) {
-            Reply jwks = this.stack.send("GET", Stack.url(service, "/.well-known/jwks.json"), null, null,
-                    java.util.Map.of());
+            Reply jwks = this.stack.send("GET", Stack.url(service, "/.well-known/jwks.json"), null, null, Map.of());
             assertThat(jwks.status()).isEqualTo(200);
             JsonNode published = jwks.json();
             assertThat(published.get("keys")).isNotEmpty();
@@ -56,9 +46,8 @@ class AdmissionSystemTests {
     void aShopWithoutTheSecretBooksWithTheAdmissionOnce() {
         this.stack.configure(this.productId, 1, 1000, 600, true);
         this.stack.setStock(this.productId, 5);
-        String token = this.stack.enter(this.productId, "admitted-alice").text("token");
-        await().atMost(Duration.ofSeconds(20))
-            .until(() -> "AVAILABLE".equals(this.stack.status(this.productId, token).text("status")));
+        String token = entered(this.productId, "admitted-alice");
+        awaitStatus(this.productId, token, "AVAILABLE");
         String admission = this.stack.status(this.productId, token).text("admission");
         assertThat(admission).matches("[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+");
 

@@ -12,7 +12,6 @@ import java.util.concurrent.Future;
 
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.system.Stack.Reply;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.context.ConfigurableApplicationContext;
@@ -21,36 +20,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** A token buys exactly once and stock never oversells, through the booking service's HTTP API. */
-class BookingSystemTests {
-
-    private final Stack stack = Stack.get();
-
-    private final List<Long> products = new ArrayList<>();
-
-    @AfterEach
-    void forgetProducts() {
-        this.products.forEach(this.stack::forget);
-    }
+class BookingSystemTests extends StackTests {
 
     /** Configures a queue, enters {@code users} and waits until the first {@code maxActive} are admitted. */
     private List<String> admitted(long productId, int users, int maxActive, int ttlSeconds) {
-        this.products.add(productId);
         assertThat(this.stack.configure(productId, maxActive, 1000, ttlSeconds, true).status()).isEqualTo(200);
-        List<String> tokens = new ArrayList<>();
-        for (int i = 0; i < users; i++) {
-            Reply reply = this.stack.enter(productId, "buyer-" + i);
-            assertThat(reply.status()).isEqualTo(202);
-            tokens.add(reply.text("token"));
-        }
+        List<String> tokens = entered(productId, numbered("buyer", users));
         await().atMost(Duration.ofSeconds(30)).until(() -> tokens.stream().limit(maxActive)
-            .allMatch(token -> "AVAILABLE".equals(status(productId, token))));
+            .allMatch(token -> "AVAILABLE".equals(statusOf(productId, token))));
         await().atMost(Duration.ofSeconds(30)).until(() -> tokens.stream().skip(maxActive)
-            .allMatch(token -> "WAITING".equals(status(productId, token))));
+            .allMatch(token -> "WAITING".equals(statusOf(productId, token))));
         return tokens;
-    }
-
-    private String status(long productId, String token) {
-        return this.stack.status(productId, token).text("status");
     }
 
     private static List<Reply> race(List<Callable<Reply>> calls) throws Exception {
@@ -78,7 +58,7 @@ class BookingSystemTests {
 
     @Test
     void fiftyAdmittedUsersRaceForTenUnits() throws Exception {
-        long productId = Stack.newProduct();
+        long productId = ownProduct();
         List<String> tokens = admitted(productId, 50, 50, 600);
         assertThat(this.stack.setStock(productId, 10).status()).isEqualTo(200);
 
@@ -97,7 +77,7 @@ class BookingSystemTests {
 
     @Test
     void oneTokenPostedTenTimesAtOnceBooksOnce() throws Exception {
-        long productId = Stack.newProduct();
+        long productId = ownProduct();
         List<String> tokens = admitted(productId, 3, 3, 600);
         this.stack.setStock(productId, 100);
 
@@ -116,16 +96,16 @@ class BookingSystemTests {
         assertThat(read.status()).isEqualTo(200);
         assertThat(read.text("userId")).isEqualTo("buyer-0");
         assertThat(read.json().get("quantity").asInt()).isEqualTo(1);
-        assertThat(status(productId, tokens.getFirst())).isEqualTo("EXPIRED");
+        assertThat(statusOf(productId, tokens.getFirst())).isEqualTo("EXPIRED");
         assertThat(this.stack.send("GET", Stack.url(this.stack.booking, "/api/v1/bookings/" + productId + "-nope"),
                 null, null, Map.of()).status()).isEqualTo(404);
     }
 
     @Test
     void onlyAnAdmittedTokenOfThisProductGetsThrough() {
-        long productId = Stack.newProduct();
+        long productId = ownProduct();
         List<String> tokens = admitted(productId, 3, 1, 600);
-        long other = Stack.newProduct();
+        long other = ownProduct();
         List<String> otherTokens = admitted(other, 1, 1, 600);
         this.stack.setStock(productId, 100);
         this.stack.setStock(other, 100);
@@ -146,10 +126,10 @@ class BookingSystemTests {
 
     @Test
     void anExpiredTokenIsRefused() {
-        long productId = Stack.newProduct();
+        long productId = ownProduct();
         List<String> tokens = admitted(productId, 1, 1, 1);
         this.stack.setStock(productId, 10);
-        await().atMost(Duration.ofSeconds(10)).until(() -> "EXPIRED".equals(status(productId, tokens.getFirst())));
+        await().atMost(Duration.ofSeconds(10)).until(() -> "EXPIRED".equals(statusOf(productId, tokens.getFirst())));
         Reply reply = this.stack.book(productId, tokens.getFirst());
         assertThat(reply.status()).isEqualTo(403);
         assertThat(this.stack.redis.opsForValue().get(QueueKeys.of(productId).stock())).isEqualTo("10");
@@ -157,18 +137,18 @@ class BookingSystemTests {
 
     @Test
     void aBookingFreesTheSlotForTheNextUser() {
-        long productId = Stack.newProduct();
+        long productId = ownProduct();
         List<String> tokens = admitted(productId, 3, 1, 600);
         this.stack.setStock(productId, 10);
-        assertThat(status(productId, tokens.get(1))).isEqualTo("WAITING");
+        assertThat(statusOf(productId, tokens.get(1))).isEqualTo("WAITING");
         assertThat(this.stack.book(productId, tokens.getFirst()).status()).isEqualTo(201);
-        await().atMost(Duration.ofSeconds(10)).until(() -> "AVAILABLE".equals(status(productId, tokens.get(1))));
-        assertThat(status(productId, tokens.get(2))).isEqualTo("WAITING");
+        await().atMost(Duration.ofSeconds(10)).until(() -> "AVAILABLE".equals(statusOf(productId, tokens.get(1))));
+        assertThat(statusOf(productId, tokens.get(2))).isEqualTo("WAITING");
     }
 
     @Test
     void badInputIsRefusedAndLeavesTheTokenUsable() {
-        long productId = Stack.newProduct();
+        long productId = ownProduct();
         List<String> tokens = admitted(productId, 1, 1, 600);
         this.stack.setStock(productId, 10);
         String url = Stack.url(this.stack.booking, "/api/v1/bookings");
@@ -192,13 +172,13 @@ class BookingSystemTests {
         assertThat(this.stack.send("POST", url, "productId=1", "text/plain", Map.of()).status()).isEqualTo(415);
         assertThat(this.stack.send("PUT", Stack.url(this.stack.booking, "/api/v1/products/" + productId + "/stock"),
                 "{\"available\":5}", "application/json", Map.of()).status()).isEqualTo(401);
-        assertThat(status(productId, token)).isEqualTo("AVAILABLE");
+        assertThat(statusOf(productId, token)).isEqualTo("AVAILABLE");
         assertThat(this.stack.book(productId, token).status()).isEqualTo(201);
     }
 
     @Test
     void aBookingKafkaDoesNotStoreIsUndone() {
-        long productId = Stack.newProduct();
+        long productId = ownProduct();
         List<String> tokens = admitted(productId, 1, 1, 600);
         this.stack.setStock(productId, 10);
         // A second booking service whose broker never answers: every publish fails.
@@ -212,7 +192,7 @@ class BookingSystemTests {
         }
         assertThat(this.stack.redis.opsForValue().get(QueueKeys.of(productId).stock())).isEqualTo("10");
         assertThat(this.stack.redis.opsForHash().size(QueueKeys.of(productId).bookings())).isZero();
-        assertThat(status(productId, tokens.getFirst())).isEqualTo("AVAILABLE");
+        assertThat(statusOf(productId, tokens.getFirst())).isEqualTo("AVAILABLE");
         assertThat(this.stack.book(productId, tokens.getFirst()).status()).isEqualTo(201);
     }
 }

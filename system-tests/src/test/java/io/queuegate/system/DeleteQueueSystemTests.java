@@ -1,11 +1,9 @@
 package io.queuegate.system;
 
 import java.time.Duration;
-import java.util.Map;
 
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.system.Stack.Reply;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -16,35 +14,28 @@ import static org.awaitility.Awaitility.await;
  * is left (a minute after the deletion at the earliest) its keys are gone and it leaves the list, while the
  * product's stock and bookings stay.
  */
-class DeleteQueueSystemTests {
+class DeleteQueueSystemTests extends StackTests {
 
-    private final Stack stack = Stack.get();
-
-    private final long productId = Stack.newProduct();
-
-    @AfterEach
-    void forget() {
-        this.stack.forget(this.productId);
-    }
+    private final long productId = ownProduct();
 
     @Test
     void aDeletedQueueClosesTellsItsLineExpiredAndGoesOnceNobodyIsLeft() {
         assertThat(this.stack.configure(this.productId, 1, 100, 600, true).status()).isEqualTo(200);
         assertThat(this.stack.setStock(this.productId, 10).status()).isEqualTo(200);
-        String admitted = this.stack.enter(this.productId, "admitted").text("token");
-        await().atMost(Stack.ANSWER_WITHIN).until(() -> "AVAILABLE".equals(status(admitted)));
-        String waiting = this.stack.enter(this.productId, "waiting").text("token");
-        await().atMost(Stack.ANSWER_WITHIN).until(() -> "WAITING".equals(status(waiting)));
+        String admitted = entered(this.productId, "admitted");
+        awaitStatus(this.productId, admitted, "AVAILABLE");
+        String waiting = entered(this.productId, "waiting");
+        awaitStatus(this.productId, waiting, "WAITING");
 
         assertThat(delete().status()).isEqualTo(204);
         long deletedAt = queue().json().get("deletedAt").asLong();
         assertThat(delete().status()).as("again").isEqualTo(204);
         assertThat(queue().json().get("deletedAt").asLong()).as("unchanged").isEqualTo(deletedAt);
 
-        await().atMost(Stack.ANSWER_WITHIN).until(() -> "EXPIRED".equals(status(waiting)));
+        awaitStatus(this.productId, waiting, "EXPIRED");
         await().atMost(Stack.ANSWER_WITHIN)
             .until(() -> this.stack.enter(this.productId, "too-late").status() == 409);
-        assertThat(status(admitted)).isEqualTo("AVAILABLE");
+        assertThat(statusOf(this.productId, admitted)).isEqualTo("AVAILABLE");
         assertThat(this.stack.book(this.productId, admitted).status()).isEqualTo(201);
 
         QueueKeys keys = QueueKeys.of(this.productId);
@@ -57,17 +48,11 @@ class DeleteQueueSystemTests {
         assertThat(delete().text("code")).isEqualTo("queue_not_found");
     }
 
-    private String status(String token) {
-        return this.stack.status(this.productId, token).text("status");
-    }
-
     private Reply delete() {
-        return this.stack.send("DELETE", Stack.url(this.stack.worker, "/api/v1/queues/" + this.productId), null, null,
-                Map.of("Authorization", "Bearer " + Stack.ADMIN_TOKEN));
+        return this.stack.admin("DELETE", "/api/v1/queues/" + this.productId);
     }
 
     private Reply queue() {
-        return this.stack.send("GET", Stack.url(this.stack.worker, "/api/v1/queues/" + this.productId), null, null,
-                Map.of("Authorization", "Bearer " + Stack.ADMIN_TOKEN));
+        return this.stack.admin("GET", "/api/v1/queues/" + this.productId);
     }
 }

@@ -7,7 +7,6 @@ import java.util.Map;
 
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.system.Stack.Reply;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,18 +17,11 @@ import static org.awaitility.Awaitility.await;
  * admitted, and is admitted once released. Holds come back after Redis loses the sale (they are in the log first),
  * and a release made before the loss stays released.
  */
-class HeldUsersSystemTests {
+class HeldUsersSystemTests extends StackTests {
 
     private static final Duration RESTORED = Duration.ofSeconds(60);
 
-    private final Stack stack = Stack.get();
-
-    private final long productId = Stack.newProduct();
-
-    @AfterEach
-    void forget() {
-        this.stack.forget(this.productId);
-    }
+    private final long productId = ownProduct();
 
     @Test
     void aHeldUserWaitsWhileOthersAreAdmittedAndIsAdmittedOnceReleased() {
@@ -37,25 +29,22 @@ class HeldUsersSystemTests {
         assertThat(hold("PUT", "suspect").status()).isEqualTo(204);
         assertThat(hold("PUT", "suspect").status()).as("again").isEqualTo(204);
 
-        String first = entered("before");
-        String suspect = entered("suspect");
-        List<String> others = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
-            others.add(entered("after-" + i));
-        }
+        String first = entered(this.productId, "before");
+        String suspect = entered(this.productId, "suspect");
+        List<String> others = entered(this.productId, numbered("after", 5));
         // many steps run while the others are admitted; the held user stays first in line
         await().atMost(Stack.ANSWER_WITHIN).until(() -> others.stream().allMatch(this::available));
         assertThat(available(first)).isTrue();
         Reply waiting = this.stack.status(this.productId, suspect);
         assertThat(waiting.text("status")).isEqualTo("WAITING");
         assertThat(waiting.json().get("position").asInt()).isEqualTo(1);
-        String late = entered("late");
-        await().atMost(Stack.ANSWER_WITHIN).until(() -> available(late));
-        assertThat(this.stack.status(this.productId, suspect).text("status")).isEqualTo("WAITING");
+        String late = entered(this.productId, "late");
+        awaitStatus(this.productId, late, "AVAILABLE");
+        assertThat(statusOf(this.productId, suspect)).isEqualTo("WAITING");
         assertThat(list()).containsExactly("suspect");
 
         assertThat(hold("DELETE", "suspect").status()).isEqualTo(204);
-        await().atMost(Stack.ANSWER_WITHIN).until(() -> available(suspect));
+        awaitStatus(this.productId, suspect, "AVAILABLE");
         assertThat(list()).isEmpty();
         assertThat(hold("DELETE", "suspect").status()).as("again").isEqualTo(204);
     }
@@ -66,18 +55,16 @@ class HeldUsersSystemTests {
         assertThat(hold("PUT", "kept").status()).isEqualTo(204);
         assertThat(hold("PUT", "let-go").status()).isEqualTo(204);
         assertThat(hold("DELETE", "let-go").status()).isEqualTo(204);
-        QueueKeys keys = QueueKeys.of(this.productId);
         // ingest learns the queue with a first enter, and goes on taking enters into the log while Redis is gone
-        String other = entered("other");
-        await().atMost(Stack.ANSWER_WITHIN).until(() -> available(other));
+        String other = entered(this.productId, "other");
+        awaitStatus(this.productId, other, "AVAILABLE");
 
-        this.stack.redis.delete(keys.all());
-        this.stack.redis.delete(QueueKeys.LINE_EPOCH);
-        String kept = entered("kept");
-        String letGo = entered("let-go");
+        this.stack.loseSale(this.productId);
+        String kept = entered(this.productId, "kept");
+        String letGo = entered(this.productId, "let-go");
 
         await().atMost(RESTORED).until(() -> available(other) && available(letGo));
-        assertThat(this.stack.status(this.productId, kept).text("status")).isEqualTo("WAITING");
+        assertThat(statusOf(this.productId, kept)).isEqualTo("WAITING");
         assertThat(list()).containsExactly("kept");
     }
 
@@ -87,37 +74,30 @@ class HeldUsersSystemTests {
         assertThat(this.stack.configure(this.productId, 100, 1000, 600, true).status()).isEqualTo(200);
         assertThat(hold("PUT", "not%20valid").text("code")).isEqualTo("invalid_request");
         assertThat(hold("PUT", "x".repeat(65)).status()).isEqualTo(400);
-        Reply anonymous = this.stack.send("PUT", heldUrl("someone"), null, null, Map.of());
+        Reply anonymous = this.stack.send("PUT", Stack.url(this.stack.worker, heldPath("someone")), null, null,
+                Map.of());
         assertThat(anonymous.status()).isEqualTo(401);
         assertThat(list()).isEmpty();
         assertThat(this.stack.redis.hasKey(QueueKeys.of(this.productId).held())).isFalse();
     }
 
     private Reply hold(String method, String userId) {
-        return this.stack.send(method, heldUrl(userId), null, null,
-                Map.of("Authorization", "Bearer " + Stack.ADMIN_TOKEN));
+        return this.stack.admin(method, heldPath(userId));
     }
 
-    private String heldUrl(String userId) {
-        return Stack.url(this.stack.worker, "/api/v1/queues/" + this.productId + "/held-users/" + userId);
+    private String heldPath(String userId) {
+        return "/api/v1/queues/" + this.productId + "/held-users/" + userId;
     }
 
     private List<String> list() {
-        Reply reply = this.stack.send("GET", Stack.url(this.stack.worker, "/api/v1/queues/" + this.productId
-                + "/held-users"), null, null, Map.of("Authorization", "Bearer " + Stack.ADMIN_TOKEN));
+        Reply reply = this.stack.admin("GET", "/api/v1/queues/" + this.productId + "/held-users");
         assertThat(reply.status()).isEqualTo(200);
         List<String> users = new ArrayList<>();
         reply.json().get("users").forEach((user) -> users.add(user.asString()));
         return users;
     }
 
-    private String entered(String userId) {
-        Reply reply = this.stack.enter(this.productId, userId);
-        assertThat(reply.status()).as(userId).isEqualTo(202);
-        return reply.text("token");
-    }
-
     private boolean available(String token) {
-        return "AVAILABLE".equals(this.stack.status(this.productId, token).text("status"));
+        return "AVAILABLE".equals(statusOf(this.productId, token));
     }
 }

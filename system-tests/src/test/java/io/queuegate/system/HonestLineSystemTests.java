@@ -10,15 +10,10 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.token.TokenCodec;
 import io.queuegate.system.Stack.Reply;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -30,41 +25,21 @@ import static org.awaitility.Awaitility.await;
  * An honest line through the three services, the broker and Redis: an ETA that follows the pace admissions are
  * actually made at, sold out, places released when their users stop polling, and the queue settings for them.
  */
-class HonestLineSystemTests {
-
-    private final Stack stack = Stack.get();
-
-    private final List<Long> products = new ArrayList<>();
-
-    private final Map<String, String> admin = Map.of("Authorization", "Bearer " + Stack.ADMIN_TOKEN);
-
-    @AfterEach
-    void forgetProducts() {
-        this.products.forEach(this.stack::forget);
-    }
+class HonestLineSystemTests extends StackTests {
 
     private long queue(String settings) {
-        long productId = Stack.newProduct();
-        this.products.add(productId);
+        long productId = ownProduct();
         Reply reply = putQueue(productId, settings);
         assertThat(reply.status()).as(reply.response().body()).isEqualTo(200);
         return productId;
     }
 
     private Reply putQueue(long productId, String settings) {
-        return this.stack.send("PUT", Stack.url(this.stack.worker, "/api/v1/queues/" + productId), settings,
-                "application/json", this.admin);
+        return this.stack.admin("PUT", "/api/v1/queues/" + productId, settings);
     }
 
     private JsonNode queueInfo(long productId) {
-        return this.stack.send("GET", Stack.url(this.stack.worker, "/api/v1/queues/" + productId), null, null,
-                this.admin).json();
-    }
-
-    private String enter(long productId, String userId) {
-        Reply reply = this.stack.enter(productId, userId);
-        assertThat(reply.status()).as(reply.response().body()).isEqualTo(202);
-        return reply.text("token");
+        return this.stack.admin("GET", "/api/v1/queues/" + productId).json();
     }
 
     private JsonNode poll(long productId, String token) {
@@ -73,45 +48,55 @@ class HonestLineSystemTests {
         return reply.json();
     }
 
+    /** Polls until the user is past PENDING: the first answer the user is shown, and when. */
+    private FirstShown firstShown(long productId, String token) {
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
+            .until(() -> !"PENDING".equals(poll(productId, token).get("status").asString()));
+        long at = System.currentTimeMillis();
+        return new FirstShown(at, poll(productId, token));
+    }
+
+    /**
+     * Polls each user until admitted and notes when: an admitted user's expiresAt says when admission happened, 2 s
+     * before it (these sales hold each place 2 s).
+     */
+    private void awaitAdmitted(long productId, Map<String, FirstShown> shown, Duration within) {
+        await().atMost(within).pollInterval(Duration.ofMillis(300)).until(() -> {
+            shown.forEach((token, seen) -> {
+                if (seen.admittedAt == 0) {
+                    JsonNode now = poll(productId, token);
+                    if ("AVAILABLE".equals(now.get("status").asString())) {
+                        seen.admittedAt = now.get("expiresAt").asLong() - 2_000;
+                    }
+                }
+            });
+            return shown.values().stream().allMatch((seen) -> seen.admittedAt > 0);
+        });
+    }
+
     @Test
     void whenCapacityLimitsAdmissionTheEtaFirstShownIsCloseToTheWait() {
         // 5 places, each held 2 s (nobody books, entries expire), while the rate would allow 100 a second
         long productId = queue("{\"maxActive\":5,\"admitPerSecond\":100,\"entryTtlSeconds\":2,\"open\":true}");
-        for (int i = 0; i < 80; i++) {
-            enter(productId, "early-" + i);
-        }
+        entered(productId, numbered("early", 80));
         // the pace is measured once the line has moved for a while
         await().atMost(Duration.ofSeconds(60)).until(() -> !queueInfo(productId).get("pace").isNull());
         assertThat(queueInfo(productId).get("pace").asDouble()).isBetween(2.0, 3.0);
 
-        Map<String, long[]> shown = new LinkedHashMap<>();
+        Map<String, FirstShown> shown = new LinkedHashMap<>();
         for (int i = 0; i < 20; i++) {
-            String token = enter(productId, "late-" + i);
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
-                .until(() -> !"PENDING".equals(poll(productId, token).get("status").asString()));
-            long at = System.currentTimeMillis();
-            JsonNode first = poll(productId, token);
-            assertThat(first.get("status").asString()).isEqualTo("WAITING");
-            shown.put(token, new long[] { at, first.get("etaSeconds").asLong(), 0 });
+            String token = entered(productId, "late-" + i);
+            FirstShown first = firstShown(productId, token);
+            assertThat(first.status()).isEqualTo("WAITING");
+            shown.put(token, first);
         }
-        // an admitted user's expiresAt says when admission happened: 2 s before it
-        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(300)).until(() -> {
-            shown.forEach((token, seen) -> {
-                if (seen[2] == 0) {
-                    JsonNode now = poll(productId, token);
-                    if ("AVAILABLE".equals(now.get("status").asString())) {
-                        seen[2] = now.get("expiresAt").asLong() - 2_000;
-                    }
-                }
-            });
-            return shown.values().stream().allMatch((seen) -> seen[2] > 0);
-        });
+        awaitAdmitted(productId, shown, Duration.ofSeconds(90));
 
         List<String> far = new ArrayList<>();
         shown.forEach((token, seen) -> {
-            double waited = (seen[2] - seen[0]) / 1000.0;
-            if (Math.abs(waited - seen[1]) > 0.2 * seen[1]) {
-                far.add("ETA " + seen[1] + " s, waited " + waited + " s");
+            double waited = seen.waited();
+            if (Math.abs(waited - seen.etaSeconds()) > 0.2 * seen.etaSeconds()) {
+                far.add("ETA " + seen.etaSeconds() + " s, waited " + waited + " s");
             }
         });
         System.out.printf("ETA accuracy through the stack, capacity-limited: %d of %d within ±20%% of the ETA first "
@@ -123,48 +108,32 @@ class HonestLineSystemTests {
     void inTheFirstSecondsOfACapacityBoundSaleTheRangeShownHoldsTheWait() {
         // 5 places, each held 2 s: the line moves at 2.5 a second while the rate would allow 100
         long productId = queue("{\"maxActive\":5,\"admitPerSecond\":100,\"entryTtlSeconds\":2,\"open\":true}");
-        Map<String, long[]> shown = new LinkedHashMap<>();
-        List<String> tokens = new ArrayList<>();
-        for (int i = 0; i < 30; i++) {
-            tokens.add(enter(productId, "first-" + i));
-        }
+        Map<String, FirstShown> shown = new LinkedHashMap<>();
+        List<String> tokens = entered(productId, numbered("first", 30));
         for (String token : tokens) {
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
-                .until(() -> !"PENDING".equals(poll(productId, token).get("status").asString()));
-            long at = System.currentTimeMillis();
-            JsonNode first = poll(productId, token);
-            if ("WAITING".equals(first.get("status").asString())) {
-                JsonNode max = first.get("etaMaxSeconds");
-                shown.put(token, new long[] { at, first.get("etaSeconds").asLong(), max.isNull() ? -1 : max.asLong(),
-                    0 });
+            FirstShown first = firstShown(productId, token);
+            if ("WAITING".equals(first.status())) {
+                shown.put(token, first);
             }
         }
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300)).until(() -> {
-            shown.forEach((token, seen) -> {
-                if (seen[3] == 0) {
-                    JsonNode now = poll(productId, token);
-                    if ("AVAILABLE".equals(now.get("status").asString())) {
-                        seen[3] = now.get("expiresAt").asLong() - 2_000;
-                    }
-                }
-            });
-            return shown.values().stream().allMatch((seen) -> seen[3] > 0);
-        });
+        awaitAdmitted(productId, shown, Duration.ofSeconds(60));
 
         List<String> outside = new ArrayList<>();
         shown.forEach((token, seen) -> {
-            double waited = (seen[3] - seen[0]) / 1000.0;
-            boolean held = seen[2] < 0 ? Math.abs(waited - seen[1]) <= Math.max(1, 0.2 * seen[1])
-                    : waited >= 0.8 * seen[1] - 1 && waited <= 1.2 * seen[2] + 1;
+            double waited = seen.waited();
+            long eta = seen.etaSeconds();
+            long max = seen.etaMaxSeconds();
+            boolean held = max < 0 ? Math.abs(waited - eta) <= Math.max(1, 0.2 * eta)
+                    : waited >= 0.8 * eta - 1 && waited <= 1.2 * max + 1;
             if (!held) {
-                outside.add("shown " + seen[1] + (seen[2] < 0 ? "" : "-" + seen[2]) + " s, waited " + waited + " s");
+                outside.add("shown " + eta + (max < 0 ? "" : "-" + max) + " s, waited " + waited + " s");
             }
         });
         System.out.printf("ETA in the first seconds through the stack, capacity-limited: %d of %d waits within what "
                 + "was shown; outside: %s%n", shown.size() - outside.size(), shown.size(), outside);
         assertThat(shown).as("people told they wait").hasSizeGreaterThan(15);
         assertThat(shown.values()).as("a range while the pace is not measured")
-            .allSatisfy((seen) -> assertThat(seen[2]).isGreaterThanOrEqualTo(seen[1]));
+            .allSatisfy((seen) -> assertThat(seen.etaMaxSeconds()).isGreaterThanOrEqualTo(seen.etaSeconds()));
         assertThat(outside).hasSizeLessThanOrEqualTo(shown.size() / 10);
     }
 
@@ -172,8 +141,8 @@ class HonestLineSystemTests {
     void atZeroStockTheLineStopsAndSaysSoldOutAndMovesAgainWhenStockReturns() {
         long productId = queue("{\"maxActive\":1,\"admitPerSecond\":100,\"entryTtlSeconds\":60,\"open\":true}");
         assertThat(this.stack.setStock(productId, 1).status()).isEqualTo(200);
-        String buyer = enter(productId, "buyer");
-        String next = enter(productId, "next");
+        String buyer = entered(productId, "buyer");
+        String next = entered(productId, "next");
         await().atMost(Duration.ofSeconds(30)).until(() -> "AVAILABLE".equals(poll(productId, buyer)
             .get("status").asString()));
         await().atMost(Duration.ofSeconds(30)).until(() -> "WAITING".equals(poll(productId, next)
@@ -201,11 +170,11 @@ class HonestLineSystemTests {
         // nobody is admitted: the only place is held for an hour by the first user
         long productId = queue("{\"maxActive\":1,\"admitPerSecond\":100,\"entryTtlSeconds\":3600,\"open\":true,"
                 + "\"abandonAfterSeconds\":10}");
-        String holder = enter(productId, "holder");
+        String holder = entered(productId, "holder");
         await().atMost(Duration.ofSeconds(30)).until(() -> "AVAILABLE".equals(poll(productId, holder)
             .get("status").asString()));
-        String gone = enter(productId, "walks-away");
-        String stays = enter(productId, "stays");
+        String gone = entered(productId, "walks-away");
+        String stays = entered(productId, "stays");
         await().atMost(Duration.ofSeconds(30)).until(() -> poll(productId, stays).get("position").asLong() == 2);
         JsonNode told = poll(productId, stays);
         assertThat(told.get("pollAfterMs").asLong()).isLessThanOrEqualTo(10_000 / 3);
@@ -261,10 +230,7 @@ class HonestLineSystemTests {
         long opensAt = System.currentTimeMillis() + 8_000;
         long productId = queue("{\"maxActive\":100,\"admitPerSecond\":100,\"entryTtlSeconds\":600,\"open\":true,"
                 + "\"opensAt\":" + opensAt + "}");
-        List<String> early = new ArrayList<>();
-        for (int i = 0; i < 12; i++) {
-            early.add(enter(productId, "early-" + i));
-        }
+        List<String> early = entered(productId, numbered("early", 12));
         for (String token : early) {
             await().atMost(Duration.ofSeconds(30)).until(() -> "WAITING".equals(poll(productId, token)
                 .get("status").asString()));
@@ -279,7 +245,7 @@ class HonestLineSystemTests {
 
         await().atMost(Duration.ofSeconds(30)).until(() -> queueInfo(productId).get("admittedTotal").asLong() == 12);
         String seed = queueInfo(productId).get("seed").asString();
-        String late = enter(productId, "late");
+        String late = entered(productId, "late");
         await().atMost(Duration.ofSeconds(30)).until(() -> "AVAILABLE".equals(poll(productId, late)
             .get("status").asString()));
 
@@ -306,10 +272,7 @@ class HonestLineSystemTests {
         long productId = queue("{\"maxActive\":2,\"admitPerSecond\":100,\"entryTtlSeconds\":600,\"open\":true,"
                 + "\"opensAt\":" + opensAt + "}");
         QueueKeys keys = QueueKeys.of(productId);
-        List<String> early = new ArrayList<>();
-        for (int i = 0; i < 10; i++) {
-            early.add(enter(productId, "drawn-" + i));
-        }
+        List<String> early = entered(productId, numbered("drawn", 10));
         await().atMost(Duration.ofSeconds(30)).until(() -> queueInfo(productId).get("admittedTotal").asLong() == 2
                 && this.stack.redis.opsForStream().size(keys.audit()) == 0);
         List<String> drawn = byPublishedOrder(queueInfo(productId).get("seed").asString(), early);
@@ -319,8 +282,7 @@ class HonestLineSystemTests {
             assertThat(poll(productId, drawn.get(i)).get("position").asInt()).isEqualTo(i - 1);
         }
 
-        this.stack.redis.delete(keys.all());
-        this.stack.redis.delete(QueueKeys.LINE_EPOCH);
+        this.stack.loseSale(productId);
 
         // back where the opening put them, not in the order they entered (drawn-0 first)
         await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
@@ -354,27 +316,46 @@ class HonestLineSystemTests {
     /** The product's audit events from the topic, once at least {@code atLeast} have arrived. */
     private List<JsonNode> auditEvents(long productId, int atLeast) {
         List<JsonNode> events = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer =
-                new KafkaConsumer<>(Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        this.stack.kafkaBootstrapServers(),
-                        ConsumerConfig.GROUP_ID_CONFIG,
-                        "honest-line-test-" + UUID.randomUUID(),
-                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
-                        new StringDeserializer(),
-                        new StringDeserializer())) {
-            consumer.subscribe(List.of("queuegate.audit"));
-            await().atMost(Duration.ofSeconds(30)).until(() -> {
-                for (var record : consumer.poll(Duration.ofMillis(200))) {
-                    if (record.key().equals(Long.toString(productId))) {
-                        events.add(JsonMapper.shared().readTree(record.value()));
-                    }
-                }
-                long admitted = events.stream().filter((event) -> event.get("type").asString().equals("ADMITTED"))
-                    .mapToLong((event) -> event.get("tokens").size()).sum();
-                return events.size() >= atLeast && admitted >= 13;
-            });
-        }
+        this.stack.readFromStart(List.of("queuegate.audit"), productId,
+                (record) -> events.add(JsonMapper.shared().readTree(record.value())), () -> {
+                    long admitted = events.stream()
+                        .filter((event) -> event.get("type").asString().equals("ADMITTED"))
+                        .mapToLong((event) -> event.get("tokens").size()).sum();
+                    return events.size() >= atLeast && admitted >= 13;
+                });
         return events;
+    }
+
+    /** What a user was first shown past PENDING, and when; then when the user was admitted (0 until then). */
+    private static final class FirstShown {
+
+        final long at;
+
+        final JsonNode answer;
+
+        long admittedAt;
+
+        FirstShown(long at, JsonNode answer) {
+            this.at = at;
+            this.answer = answer;
+        }
+
+        String status() {
+            return this.answer.get("status").asString();
+        }
+
+        long etaSeconds() {
+            return this.answer.get("etaSeconds").asLong();
+        }
+
+        /** The top of the range shown, or -1 when one figure was shown. */
+        long etaMaxSeconds() {
+            JsonNode max = this.answer.get("etaMaxSeconds");
+            return max.isNull() ? -1 : max.asLong();
+        }
+
+        double waited() {
+            return (this.admittedAt - this.at) / 1000.0;
+        }
     }
 }

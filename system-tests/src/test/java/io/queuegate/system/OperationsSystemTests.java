@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -15,7 +16,6 @@ import java.util.stream.Stream;
 import io.queuegate.admission.AdmissionWorkerApplication;
 import io.queuegate.ingest.IngestApplication;
 import io.queuegate.system.Stack.Reply;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -26,16 +26,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /** What an operator relies on: health with its dependencies, metrics of a sale, the API description. */
-class OperationsSystemTests {
-
-    private final Stack stack = Stack.get();
+class OperationsSystemTests extends StackTests {
 
     private long productId;
-
-    @AfterEach
-    void forget() {
-        this.stack.forget(this.productId);
-    }
 
     private Reply get(ConfigurableApplicationContext service, String path) {
         return this.stack.send("GET", Stack.url(service, path), null, null, Map.of());
@@ -73,7 +66,7 @@ class OperationsSystemTests {
 
     @Test
     void aSaleShowsInTheMetrics() {
-        this.productId = Stack.newProduct();
+        this.productId = ownProduct();
         this.stack.configure(this.productId, 1, 1000, 600, true);
         String first = this.stack.enter(this.productId, "metrics-0").text("token");
         String second = this.stack.enter(this.productId, "metrics-1").text("token");
@@ -136,7 +129,7 @@ class OperationsSystemTests {
 
     @Test
     void aRequestIdFollowsAnEnterIntoTheLog() {
-        this.productId = Stack.newProduct();
+        this.productId = ownProduct();
         this.stack.configure(this.productId, 1, 1000, 600, true);
         String requestId = "trace-" + java.util.UUID.randomUUID();
         Reply entered = this.stack.send("POST", Stack.url(this.stack.ingest, "/api/v1/queues/" + this.productId
@@ -147,31 +140,21 @@ class OperationsSystemTests {
                 Map.of("X-Request-Id", "bad id with spaces"));
         assertThat(insane.header("X-Request-Id")).isNotEqualTo("bad id with spaces").hasSize(36);
 
-        try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<String, String>(Map.of(
-                "bootstrap.servers", this.stack.kafkaBootstrapServers(), "group.id",
-                "trace-" + java.util.UUID.randomUUID(), "auto.offset.reset", "earliest"),
-                new org.apache.kafka.common.serialization.StringDeserializer(),
-                new org.apache.kafka.common.serialization.StringDeserializer())) {
-            consumer.subscribe(List.of(Stack.ENTRIES_TOPIC));
-            await().atMost(Duration.ofSeconds(30)).until(() -> {
-                for (var record : consumer.poll(Duration.ofMillis(200))) {
-                    if (record.key().equals(Long.toString(this.productId)) && record.value().contains(requestId)) {
-                        return true;
-                    }
-                }
-                return false;
-            });
-        }
+        AtomicBoolean logged = new AtomicBoolean();
+        this.stack.readFromStart(List.of(Stack.ENTRIES_TOPIC), this.productId, (record) -> {
+            if (record.value().contains(requestId)) {
+                logged.set(true);
+            }
+        }, logged::get);
     }
 
     @Test
     void aBookingsTraceTravelsWithItsRecordThroughKafka() {
-        this.productId = Stack.newProduct();
+        this.productId = ownProduct();
         this.stack.configure(this.productId, 1, 1000, 600, true);
         this.stack.setStock(this.productId, 5);
         String token = this.stack.enter(this.productId, "traced-booker").text("token");
-        await().atMost(Duration.ofSeconds(20))
-            .until(() -> "AVAILABLE".equals(this.stack.status(this.productId, token).text("status")));
+        awaitStatus(this.productId, token, "AVAILABLE");
         String traceId = java.util.HexFormat.of().formatHex(java.nio.ByteBuffer.allocate(16)
             .putLong(java.util.concurrent.ThreadLocalRandom.current().nextLong())
             .putLong(java.util.concurrent.ThreadLocalRandom.current().nextLong()).array());
@@ -180,26 +163,16 @@ class OperationsSystemTests {
                 "application/json", Map.of("traceparent", "00-" + traceId + "-00f067aa0ba902b7-01"));
         assertThat(booked.status()).isEqualTo(201);
 
-        try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<String, String>(Map.of(
-                "bootstrap.servers", this.stack.kafkaBootstrapServers(), "group.id",
-                "trace-" + java.util.UUID.randomUUID(), "auto.offset.reset", "earliest"),
-                new org.apache.kafka.common.serialization.StringDeserializer(),
-                new org.apache.kafka.common.serialization.StringDeserializer())) {
-            consumer.subscribe(List.of("queuegate.bookings"));
-            List<String> traceparents = new java.util.ArrayList<>();
-            await().atMost(Duration.ofSeconds(30)).until(() -> {
-                for (var record : consumer.poll(Duration.ofMillis(200))) {
-                    var header = record.headers().lastHeader("traceparent");
-                    if (record.key().equals(Long.toString(this.productId)) && header != null) {
-                        traceparents.add(new String(header.value(), java.nio.charset.StandardCharsets.UTF_8));
-                    }
-                }
-                return !traceparents.isEmpty();
-            });
-            // the caller's trace, continued by the service: same trace id, the service's own span
-            assertThat(traceparents.getFirst()).matches("00-" + traceId + "-[0-9a-f]{16}-0[01]")
-                .doesNotContain("00f067aa0ba902b7");
-        }
+        List<String> traceparents = new java.util.ArrayList<>();
+        this.stack.readFromStart(List.of("queuegate.bookings"), this.productId, (record) -> {
+            var header = record.headers().lastHeader("traceparent");
+            if (header != null) {
+                traceparents.add(new String(header.value(), java.nio.charset.StandardCharsets.UTF_8));
+            }
+        }, () -> !traceparents.isEmpty());
+        // the caller's trace, continued by the service: same trace id, the service's own span
+        assertThat(traceparents.getFirst()).matches("00-" + traceId + "-[0-9a-f]{16}-0[01]")
+            .doesNotContain("00f067aa0ba902b7");
     }
 
     @Test

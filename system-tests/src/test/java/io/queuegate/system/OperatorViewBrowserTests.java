@@ -1,11 +1,8 @@
 package io.queuegate.system;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
-import io.queuegate.system.Stack.Reply;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.Keys;
@@ -14,20 +11,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** The operator view at /admin in headless Chromium against the running stack. */
-class OperatorViewBrowserTests {
+class OperatorViewBrowserTests extends StackTests {
 
-    private final Stack stack = Stack.get();
-
-    private final long productId = Stack.newProduct();
+    private final long productId = ownProduct();
 
     private Browser browser;
 
     @AfterEach
-    void cleanUp() {
+    void closeBrowser() {
         if (this.browser != null) {
             this.browser.close();
         }
-        this.stack.forget(this.productId);
     }
 
     private void openAdmin() {
@@ -70,16 +64,10 @@ class OperatorViewBrowserTests {
     @Test
     void withTheTokenItListsTheQueueChartsItAndChangesIt() {
         // a setting the view does not edit, which its changes must keep
-        assertThat(this.stack.send("PUT", Stack.url(this.stack.worker, "/api/v1/queues/" + this.productId),
-                "{\"maxActive\":1,\"admitPerSecond\":5,\"entryTtlSeconds\":60,\"open\":true,"
-                        + "\"abandonAfterSeconds\":900}", "application/json",
-                Map.of("Authorization", "Bearer " + Stack.ADMIN_TOKEN)).status()).isEqualTo(200);
-        List<String> tokens = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            Reply entered = this.stack.enter(this.productId, "op-" + i);
-            assertThat(entered.status()).isEqualTo(202);
-            tokens.add(entered.text("token"));
-        }
+        String queue = "/api/v1/queues/" + this.productId;
+        assertThat(this.stack.admin("PUT", queue, "{\"maxActive\":1,\"admitPerSecond\":5,\"entryTtlSeconds\":60,"
+                + "\"open\":true,\"abandonAfterSeconds\":900}").status()).isEqualTo(200);
+        List<String> tokens = entered(this.productId, numbered("op", 3));
         openAdmin();
         signIn(Stack.ADMIN_TOKEN);
         String row = "tr[data-product='" + this.productId + "']";
@@ -104,11 +92,8 @@ class OperatorViewBrowserTests {
                 this.browser.find("#chart").getAttribute("data-samples")) >= 6);
         assertThat(cell("held")).isEqualTo("0");
         assertThat(cell("revoked")).isEqualTo("0");
-        Map<String, String> admin = Map.of("Authorization", "Bearer " + Stack.ADMIN_TOKEN);
-        String queue = Stack.url(this.stack.worker, "/api/v1/queues/" + this.productId);
-        assertThat(this.stack.send("PUT", queue + "/held-users/op-2", null, null, admin).status()).isEqualTo(204);
-        assertThat(this.stack.send("DELETE", queue + "/entries/" + tokens.get(1), null, null, admin).status())
-            .isEqualTo(204);
+        assertThat(this.stack.admin("PUT", queue + "/held-users/op-2").status()).isEqualTo(204);
+        assertThat(this.stack.admin("DELETE", queue + "/entries/" + tokens.get(1)).status()).isEqualTo(204);
         this.browser.await("the hold and the revocation shown", d -> cell("held").equals("1")
                 && cell("revoked").equals("1"));
         this.browser.screenshot("12-admin-queues");
@@ -121,16 +106,15 @@ class OperatorViewBrowserTests {
         this.browser.find("#s-admit").sendKeys("7");
         this.browser.find("#save").click();
         this.browser.awaitText("#notice", "Settings of product " + this.productId + " saved.");
-        await().atMost(Duration.ofSeconds(5)).until(() -> this.stack.send("GET",
-                Stack.url(this.stack.worker, "/api/v1/queues/" + this.productId), null, null,
-                Map.of("Authorization", "Bearer " + Stack.ADMIN_TOKEN)).json().get("admitPerSecond").asInt() == 7);
+        await().atMost(Duration.ofSeconds(5))
+            .until(() -> this.stack.admin("GET", queue).json().get("admitPerSecond").asInt() == 7);
         this.browser.await("the new rate in the row", d -> cell("admitPerSecond").equals("7"));
 
         this.browser.find(row + " button[aria-label='Close the queue of product " + this.productId + "']").click();
         this.browser.await("the queue shown closed", d -> cell("state").equals("closed"));
         await().atMost(Duration.ofSeconds(5))
             .until(() -> this.stack.enter(this.productId, "after-close").status() == 409);
-        assertThat(this.stack.send("GET", queue, null, null, admin).json().get("abandonAfterSeconds").asInt())
+        assertThat(this.stack.admin("GET", queue).json().get("abandonAfterSeconds").asInt())
             .as("kept through the view's changes").isEqualTo(900);
         assertThat(this.browser.consoleErrors()).isEmpty();
     }

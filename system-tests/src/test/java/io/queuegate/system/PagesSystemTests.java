@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 
 import io.queuegate.system.Stack.Reply;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -16,18 +15,7 @@ import static org.awaitility.Awaitility.await;
  * What the pages rely on over plain HTTP: where they are served, the queue list behind the operator view, and
  * the cross-origin permission that lets the waiting page book at booking-service.
  */
-class PagesSystemTests {
-
-    private static final Map<String, String> ADMIN = Map.of("Authorization", "Bearer " + Stack.ADMIN_TOKEN);
-
-    private final Stack stack = Stack.get();
-
-    private final List<Long> products = new ArrayList<>();
-
-    @AfterEach
-    void forgetProducts() {
-        this.products.forEach(this.stack::forget);
-    }
+class PagesSystemTests extends StackTests {
 
     private Reply get(String url, Map<String, String> headers) {
         return this.stack.send("GET", url, null, null, headers);
@@ -35,9 +23,9 @@ class PagesSystemTests {
 
     @Test
     void theQueueListNeedsTheAdminTokenAndShowsEveryQueueWithItsLine() {
-        long small = Stack.newProduct();
+        long small = ownProduct();
         long large = small + 1;
-        this.products.addAll(List.of(small, large));
+        forgetAfterwards(large);
         this.stack.configure(large, 1, 7, 90, false);
         this.stack.configure(small, 1, 3, 30, true);
         String first = this.stack.enter(small, "listed-0").text("token");
@@ -52,7 +40,7 @@ class PagesSystemTests {
         assertThat(refused.text("code")).isEqualTo("unauthorized");
         assertThat(get(url, Map.of("Authorization", "Bearer wrong")).status()).isEqualTo(401);
 
-        Reply listed = get(url, ADMIN);
+        Reply listed = get(url, Stack.AS_ADMIN);
         assertThat(listed.status()).isEqualTo(200);
         List<JsonNode> ours = new ArrayList<>();
         long previous = 0;
@@ -79,7 +67,7 @@ class PagesSystemTests {
         assertThat(closed.get("waiting").asLong()).isZero();
 
         this.stack.forget(large);
-        assertThat(get(url, ADMIN).json().get("queues").findValuesAsString("productId"))
+        assertThat(get(url, Stack.AS_ADMIN).json().get("queues").findValuesAsString("productId"))
             .doesNotContain(Long.toString(large));
     }
 

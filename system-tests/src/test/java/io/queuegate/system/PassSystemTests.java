@@ -15,7 +15,6 @@ import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import io.queuegate.system.Stack.Reply;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -27,18 +26,11 @@ import static org.awaitility.Awaitility.await;
  * line, and a priority pass puts its holder in the lane admitted before everyone of the general line, earlier
  * entrants included. Through ingest, Kafka, the writer, the admission worker and the booking service.
  */
-class PassSystemTests {
+class PassSystemTests extends StackTests {
 
-    private final Stack stack = Stack.get();
-
-    private final long productId = Stack.newProduct();
+    private final long productId = ownProduct();
 
     private final ECKey shop = key("shop-2026");
-
-    @AfterEach
-    void forget() {
-        this.stack.forget(this.productId);
-    }
 
     @Test
     void anInviteOnlyLineLetsInOnlyTheInvitedEachWithTheirOwnPass() throws Exception {
@@ -58,11 +50,9 @@ class PassSystemTests {
         Reply invited = enter("guest", pass(this.shop, "guest", this.productId, 60, null));
         assertThat(invited.status()).isEqualTo(202);
         String token = invited.text("token");
-        await().atMost(Stack.ANSWER_WITHIN)
-            .until(() -> "AVAILABLE".equals(this.stack.status(this.productId, token).text("status")));
+        awaitStatus(this.productId, token, "AVAILABLE");
         // nobody refused was written: the line took the invited user only
-        Reply queue = this.stack.send("GET", Stack.url(this.stack.worker, "/api/v1/queues/" + this.productId), null,
-                null, Map.of("Authorization", "Bearer " + Stack.ADMIN_TOKEN));
+        Reply queue = this.stack.admin("GET", "/api/v1/queues/" + this.productId);
         assertThat(queue.json().get("admittedTotal").asLong()).isEqualTo(1);
         assertThat(queue.json().get("waiting").asLong()).isZero();
         assertThat(queue.json().get("inviteOnly").asBoolean()).isTrue();
@@ -76,8 +66,7 @@ class PassSystemTests {
             .isEqualTo(200);
         this.stack.setStock(this.productId, 100);
         String first = entered("general-1", null);
-        await().atMost(Stack.ANSWER_WITHIN)
-            .until(() -> "AVAILABLE".equals(this.stack.status(this.productId, first).text("status")));
+        awaitStatus(this.productId, first, "AVAILABLE");
         String second = entered("general-2", null);
         String third = entered("general-3", null);
         await().atMost(Stack.ANSWER_WITHIN)
@@ -94,10 +83,9 @@ class PassSystemTests {
 
         List<String> admitted = new java.util.ArrayList<>();
         for (String next : List.of(first, vip, vip2, second)) {
-            await().atMost(Stack.ANSWER_WITHIN)
-                .until(() -> "AVAILABLE".equals(this.stack.status(this.productId, next).text("status")));
+            awaitStatus(this.productId, next, "AVAILABLE");
             admitted.add(next);
-            assertThat(this.stack.status(this.productId, third).text("status")).isEqualTo("WAITING");
+            assertThat(statusOf(this.productId, third)).isEqualTo("WAITING");
             assertThat(this.stack.book(this.productId, next).status()).isEqualTo(201);
         }
         assertThat(admitted).containsExactly(first, vip, vip2, second);
@@ -107,9 +95,8 @@ class PassSystemTests {
         Map<String, Object> settings = new LinkedHashMap<>(Map.of("maxActive", 1, "admitPerSecond", 100,
                 "entryTtlSeconds", 600, "open", true));
         settings.putAll(passSettings);
-        return this.stack.send("PUT", Stack.url(this.stack.worker, "/api/v1/queues/" + this.productId),
-                JsonMapper.shared().writeValueAsString(settings), "application/json",
-                Map.of("Authorization", "Bearer " + Stack.ADMIN_TOKEN));
+        return this.stack.admin("PUT", "/api/v1/queues/" + this.productId,
+                JsonMapper.shared().writeValueAsString(settings));
     }
 
     private Reply enter(String userId, String pass) {

@@ -14,12 +14,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
 
 import io.queuegate.core.event.EntryRequested;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.system.Stack.Reply;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.core.ZSetOperations.TypedTuple;
@@ -31,53 +31,49 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** enter → Kafka → waiting → entry → status, through the services' HTTP APIs. */
-class PipelineSystemTests {
+class PipelineSystemTests extends StackTests {
 
-    private final Stack stack = Stack.get();
-
-    private final List<Long> products = new ArrayList<>();
-
-    @AfterEach
-    void forgetProducts() {
-        this.products.forEach(this.stack::forget);
-    }
-
-    private long queue(int maxActive, int admitPerSecond, int ttlSeconds) {
-        long productId = Stack.newProduct();
-        this.products.add(productId);
-        assertThat(this.stack.configure(productId, maxActive, admitPerSecond, ttlSeconds, true).status()).isEqualTo(200);
-        return productId;
-    }
-
-    private String enter(long productId, String userId) {
-        Reply reply = this.stack.enter(productId, userId);
-        assertThat(reply.status()).as(reply.response().body()).isEqualTo(202);
-        return reply.text("token");
-    }
-
-    private String statusOf(long productId, String token) {
-        return this.stack.status(productId, token).text("status");
+    /**
+     * Enters {@code users} numbered users one after the other and waits until the line has taken them all in and
+     * admitted the first; their tokens, in line order.
+     */
+    private List<String> settledLine(long productId, String prefix, int users) {
+        List<String> tokens = entered(productId, numbered(prefix, users));
+        awaitSettled(productId, tokens);
+        await().until(() -> "AVAILABLE".equals(statusOf(productId, tokens.getFirst())));
+        return tokens;
     }
 
     private void awaitSettled(long productId, List<String> tokens) {
-        await().atMost(Duration.ofSeconds(60)).until(() -> entered(productId) == tokens.size());
+        await().atMost(Duration.ofSeconds(60)).until(() -> enteredTotal(productId) == tokens.size());
+    }
+
+    /**
+     * Takes the steps while the admission worker's waiting writer stands still, so that what is entered meanwhile
+     * stays PENDING; starts it again, whatever happens. What the steps return.
+     */
+    private <T> T withTheWriterStopped(Supplier<T> steps) {
+        MessageListenerContainer writer = this.stack.worker.getBean(KafkaListenerEndpointRegistry.class)
+            .getListenerContainer("waiting-writer");
+        writer.stop();
+        try {
+            return steps.get();
+        }
+        finally {
+            writer.start();
+        }
     }
 
     /** How many users the line has taken in. */
-    private long entered(long productId) {
+    private long enteredTotal(long productId) {
         Object entered = this.stack.redis.opsForHash().get(QueueKeys.of(productId).stats(), "enteredTotal");
         return entered == null ? 0 : Long.parseLong(entered.toString());
     }
 
     @Test
     void sequentialEntersComeOutInTheOrderTheyEntered() {
-        long productId = queue(1, 1000, 600);
-        List<String> tokens = new ArrayList<>();
-        for (int i = 0; i < 1000; i++) {
-            tokens.add(enter(productId, "seq-" + i));
-        }
-        awaitSettled(productId, tokens);
-        await().until(() -> "AVAILABLE".equals(statusOf(productId, tokens.getFirst())));
+        long productId = openQueue(1, 1000, 600);
+        List<String> tokens = settledLine(productId, "seq", 1000);
         for (int i = 1; i < tokens.size(); i++) {
             Reply status = this.stack.status(productId, tokens.get(i));
             assertThat(status.text("status")).isEqualTo("WAITING");
@@ -87,7 +83,7 @@ class PipelineSystemTests {
 
     @Test
     void concurrentEntersGetUniquePositionsOneToN() throws Exception {
-        long productId = queue(1, 1000, 600);
+        long productId = openQueue(1, 1000, 600);
         int users = 10_000;
         Semaphore concurrency = new Semaphore(200);
         List<Future<String>> results = new ArrayList<>();
@@ -97,7 +93,7 @@ class PipelineSystemTests {
                 results.add(pool.submit(() -> {
                     concurrency.acquire();
                     try {
-                        return enter(productId, userId);
+                        return entered(productId, userId);
                     }
                     finally {
                         concurrency.release();
@@ -132,14 +128,9 @@ class PipelineSystemTests {
 
     @Test
     void aRedeliveredBatchChangesNothing() {
-        long productId = queue(1, 1000, 600);
-        List<String> tokens = new ArrayList<>();
-        for (int i = 0; i < 50; i++) {
-            tokens.add(enter(productId, "redo-" + i));
-        }
-        awaitSettled(productId, tokens);
+        long productId = openQueue(1, 1000, 600);
         // maxActive 1: once the head is admitted, the line stands still.
-        await().until(() -> "AVAILABLE".equals(statusOf(productId, tokens.getFirst())));
+        List<String> tokens = settledLine(productId, "redo", 50);
         String waiting = QueueKeys.of(productId).waiting();
         Set<TypedTuple<String>> before = this.stack.redis.opsForZSet().rangeWithScores(waiting, 0, -1);
 
@@ -151,7 +142,7 @@ class PipelineSystemTests {
         }
         kafka.flush();
         // A later event on the same partition is applied only after the replayed ones.
-        String marker = enter(productId, "redo-marker");
+        String marker = entered(productId, "redo-marker");
         await().until(() -> "WAITING".equals(statusOf(productId, marker)));
 
         Set<TypedTuple<String>> after = this.stack.redis.opsForZSet().rangeWithScores(waiting, 0, -1);
@@ -162,35 +153,25 @@ class PipelineSystemTests {
 
     @Test
     void aTokenIsPendingWhileTheConsumerIsHeldBack() {
-        long productId = queue(5, 1000, 600);
-        MessageListenerContainer writer = this.stack.worker.getBean(KafkaListenerEndpointRegistry.class)
-            .getListenerContainer("waiting-writer");
-        writer.stop();
-        try {
-            String token = enter(productId, "held");
+        long productId = openQueue(5, 1000, 600);
+        withTheWriterStopped(() -> {
+            String token = entered(productId, "held");
             for (int i = 0; i < 5; i++) {
                 assertThat(statusOf(productId, token)).isEqualTo("PENDING");
             }
             assertThat(this.stack.status(productId, token).json().get("pollAfterMs").asLong()).isPositive();
-        }
-        finally {
-            writer.start();
-        }
-        await().atMost(Duration.ofSeconds(30)).until(() -> entered(productId) == 1);
+            return token;
+        });
+        await().atMost(Duration.ofSeconds(30)).until(() -> enteredTotal(productId) == 1);
     }
 
     @Test
     void reEntryKeepsTheSameTokenAndPlace() {
-        long productId = queue(1, 1000, 600);
-        List<String> tokens = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
-            tokens.add(enter(productId, "again-" + i));
-        }
-        awaitSettled(productId, tokens);
-        await().until(() -> "AVAILABLE".equals(statusOf(productId, tokens.getFirst())));
-        assertThat(enter(productId, "again-3")).isEqualTo(tokens.get(3));
-        assertThat(enter(productId, "again-0")).isEqualTo(tokens.get(0));
-        String marker = enter(productId, "again-marker");
+        long productId = openQueue(1, 1000, 600);
+        List<String> tokens = settledLine(productId, "again", 5);
+        assertThat(entered(productId, "again-3")).isEqualTo(tokens.get(3));
+        assertThat(entered(productId, "again-0")).isEqualTo(tokens.get(0));
+        String marker = entered(productId, "again-marker");
         await().until(() -> "WAITING".equals(statusOf(productId, marker)));
         assertThat(this.stack.status(productId, tokens.get(3)).json().get("position").asLong()).isEqualTo(3);
         assertThat(this.stack.status(productId, marker).json().get("position").asLong()).isEqualTo(5);
@@ -199,11 +180,8 @@ class PipelineSystemTests {
 
     @Test
     void admittedEntriesExpireAndFreeTheirSlots() {
-        long productId = queue(2, 1000, 1);
-        List<String> tokens = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {
-            tokens.add(enter(productId, "ttl-" + i));
-        }
+        long productId = openQueue(2, 1000, 1);
+        List<String> tokens = entered(productId, numbered("ttl", 4));
         await().atMost(Duration.ofSeconds(20)).until(() -> "AVAILABLE".equals(statusOf(productId, tokens.get(0))));
         Reply available = this.stack.status(productId, tokens.get(0));
         assertThat(available.json().get("expiresAt").asLong()).isGreaterThan(System.currentTimeMillis());
@@ -214,13 +192,8 @@ class PipelineSystemTests {
 
     @Test
     void leavingFreesThePlaceAndTheOnesBehindMoveUp() {
-        long productId = queue(1, 1000, 600);
-        List<String> tokens = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {
-            tokens.add(enter(productId, "leave-" + i));
-        }
-        awaitSettled(productId, tokens);
-        await().until(() -> "AVAILABLE".equals(statusOf(productId, tokens.get(0))));
+        long productId = openQueue(1, 1000, 600);
+        List<String> tokens = settledLine(productId, "leave", 4);
         assertThat(this.stack.leave(productId, tokens.get(1)).status()).isEqualTo(204);
         assertThat(statusOf(productId, tokens.get(1))).isEqualTo("EXPIRED");
         assertThat(this.stack.status(productId, tokens.get(2)).json().get("position").asLong()).isEqualTo(1);
@@ -232,19 +205,13 @@ class PipelineSystemTests {
 
     @Test
     void aTokenThatLeftWhilePendingNeverJoinsTheLine() {
-        long productId = queue(5, 1000, 600);
-        MessageListenerContainer writer = this.stack.worker.getBean(KafkaListenerEndpointRegistry.class)
-            .getListenerContainer("waiting-writer");
-        writer.stop();
-        String token;
-        try {
-            token = enter(productId, "gone-early");
-            assertThat(this.stack.leave(productId, token).status()).isEqualTo(204);
-        }
-        finally {
-            writer.start();
-        }
-        String marker = enter(productId, "after-gone");
+        long productId = openQueue(5, 1000, 600);
+        String token = withTheWriterStopped(() -> {
+            String left = entered(productId, "gone-early");
+            assertThat(this.stack.leave(productId, left).status()).isEqualTo(204);
+            return left;
+        });
+        String marker = entered(productId, "after-gone");
         await().atMost(Duration.ofSeconds(30)).until(() -> "AVAILABLE".equals(statusOf(productId, marker)));
         assertThat(statusOf(productId, token)).isEqualTo("EXPIRED");
     }
@@ -255,8 +222,7 @@ class PipelineSystemTests {
         assertThat(unknown.status()).isEqualTo(404);
         assertThat(unknown.text("code")).isEqualTo("queue_not_found");
 
-        long closed = Stack.newProduct();
-        this.products.add(closed);
+        long closed = ownProduct();
         this.stack.configure(closed, 5, 5, 60, false);
         Reply refused = this.stack.enter(closed, "late");
         assertThat(refused.status()).isEqualTo(409);
@@ -266,9 +232,9 @@ class PipelineSystemTests {
 
     @Test
     void forgedTamperedAndForeignTokensAreRefusedWithoutTouchingTheLine() {
-        long productId = queue(5, 1000, 600);
-        long other = queue(5, 1000, 600);
-        String token = enter(productId, "owner");
+        long productId = openQueue(5, 1000, 600);
+        long other = openQueue(5, 1000, 600);
+        String token = entered(productId, "owner");
         String tampered = token.substring(0, token.length() - 1) + (token.endsWith("A") ? "B" : "A");
         for (String bad : List.of("forged-token-abcdefghijklmnop", tampered, "x".repeat(129), "%00", "a%2Fb", "..")) {
             Reply reply = this.stack.status(productId, bad);
@@ -290,7 +256,7 @@ class PipelineSystemTests {
 
     @Test
     void badInputIsRefusedAndWritesNothing() {
-        long productId = queue(5, 1000, 600);
+        long productId = openQueue(5, 1000, 600);
         String path = "/api/v1/queues/" + productId + "/entries";
         String json = "application/json";
         List<Reply> replies = List.of(
@@ -346,15 +312,14 @@ class PipelineSystemTests {
         assertThat(chunkedReply.status()).isEqualTo(413);
         assertThat(chunkedReply.text("code")).isEqualTo("payload_too_large");
 
-        String marker = enter(productId, "valid-after-bad-input");
+        String marker = entered(productId, "valid-after-bad-input");
         await().until(() -> "AVAILABLE".equals(statusOf(productId, marker)));
-        assertThat(entered(productId)).isEqualTo(1);
+        assertThat(enteredTotal(productId)).isEqualTo(1);
     }
 
     @Test
     void queueAdministrationNeedsTheAdminTokenAndValidSettings() {
-        long productId = Stack.newProduct();
-        this.products.add(productId);
+        long productId = ownProduct();
         String url = Stack.url(this.stack.worker, "/api/v1/queues/" + productId);
         String body = "{\"maxActive\":10,\"admitPerSecond\":5,\"entryTtlSeconds\":60,\"open\":true}";
         assertThat(this.stack.send("PUT", url, body, "application/json", Map.of()).status()).isEqualTo(401);
@@ -375,10 +340,7 @@ class PipelineSystemTests {
         Reply put = this.stack.send("PUT", url, body, "application/json", admin);
         assertThat(put.status()).isEqualTo(200);
         assertThat(put.json().get("maxActive").asInt()).isEqualTo(10);
-        List<String> tokens = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            tokens.add(enter(productId, "admin-" + i));
-        }
+        entered(productId, numbered("admin", 3));
         await().until(() -> this.stack.send("GET", url, null, null, admin).json().get("admittedTotal").asLong() == 3);
         Reply get = this.stack.send("GET", url, null, null, admin);
         assertThat(get.json().get("active").asLong()).isEqualTo(3);

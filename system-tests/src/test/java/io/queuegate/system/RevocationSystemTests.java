@@ -1,49 +1,31 @@
 package io.queuegate.system;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 import io.queuegate.system.Stack.Reply;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * The operator revokes places through the running stack: an admitted one (its slot goes to the next in line and the
  * gate refuses it) and a waiting one; both become EXPIRED, are audited as REVOKED, and are in the leaves topic.
  */
-class RevocationSystemTests {
+class RevocationSystemTests extends StackTests {
 
-    private final Stack stack = Stack.get();
-
-    private final long productId = Stack.newProduct();
-
-    @AfterEach
-    void forget() {
-        this.stack.forget(this.productId);
-    }
+    private final long productId = ownProduct();
 
     @Test
     void theOperatorRevokesAnAdmittedAndAWaitingPlace() {
         this.stack.configure(this.productId, 1, 1000, 600, true);
         this.stack.setStock(this.productId, 5);
-        List<String> tokens = new ArrayList<>();
-        for (String user : List.of("revoke-a", "revoke-b", "revoke-c")) {
-            tokens.add(this.stack.enter(this.productId, user).text("token"));
-        }
-        awaitStatus(tokens.get(0), "AVAILABLE");
-        awaitStatus(tokens.get(2), "WAITING");
+        List<String> tokens = entered(this.productId, List.of("revoke-a", "revoke-b", "revoke-c"));
+        awaitStatus(this.productId, tokens.get(0), "AVAILABLE");
+        awaitStatus(this.productId, tokens.get(2), "WAITING");
 
         assertThat(revoke(tokens.get(0), null).status()).isEqualTo(401);
         Reply forged = revoke(tokens.get(0).substring(0, tokens.get(0).length() - 2) + "AA", Stack.ADMIN_TOKEN);
@@ -51,43 +33,30 @@ class RevocationSystemTests {
         assertThat(forged.text("code")).isEqualTo("invalid_token");
 
         assertThat(revoke(tokens.get(0), Stack.ADMIN_TOKEN).status()).isEqualTo(204);
-        assertThat(this.stack.status(this.productId, tokens.get(0)).text("status")).isEqualTo("EXPIRED");
+        assertThat(statusOf(this.productId, tokens.get(0))).isEqualTo("EXPIRED");
         Reply refused = this.stack.book(this.productId, tokens.get(0));
         assertThat(refused.status()).isEqualTo(403);
         assertThat(refused.text("code")).isEqualTo("token_not_admitted");
         // the slot is free: the next in line is admitted
-        awaitStatus(tokens.get(1), "AVAILABLE");
+        awaitStatus(this.productId, tokens.get(1), "AVAILABLE");
 
         assertThat(revoke(tokens.get(2), Stack.ADMIN_TOKEN).status()).isEqualTo(204);
-        assertThat(this.stack.status(this.productId, tokens.get(2)).text("status")).isEqualTo("EXPIRED");
+        assertThat(statusOf(this.productId, tokens.get(2))).isEqualTo("EXPIRED");
         // again: nothing left to change
         assertThat(revoke(tokens.get(2), Stack.ADMIN_TOKEN).status()).isEqualTo(204);
         assertThat(this.stack.book(this.productId, tokens.get(1)).status()).isEqualTo(201);
 
         List<String> revoked = new ArrayList<>();
         List<String> leaves = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, this.stack.kafkaBootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG, "revocation-test-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(),
-                new StringDeserializer())) {
-            consumer.subscribe(List.of("queuegate.audit", "queuegate.leaves"));
-            await().atMost(Duration.ofSeconds(30)).until(() -> {
-                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
-                    if (!record.key().equals(Long.toString(this.productId))) {
-                        continue;
-                    }
-                    JsonNode event = JsonMapper.shared().readTree(record.value());
-                    if (record.topic().equals("queuegate.leaves")) {
-                        leaves.add(event.get("userId").asString());
-                    }
-                    else if (event.get("type").asString().equals("REVOKED")) {
-                        event.get("tokens").forEach((token) -> revoked.add(token.asString()));
-                    }
-                }
-                return revoked.size() >= 2 && leaves.size() >= 3;
-            });
-        }
+        this.stack.readFromStart(List.of("queuegate.audit", "queuegate.leaves"), this.productId, (record) -> {
+            JsonNode event = JsonMapper.shared().readTree(record.value());
+            if (record.topic().equals("queuegate.leaves")) {
+                leaves.add(event.get("userId").asString());
+            }
+            else if (event.get("type").asString().equals("REVOKED")) {
+                event.get("tokens").forEach((token) -> revoked.add(token.asString()));
+            }
+        }, () -> revoked.size() >= 2 && leaves.size() >= 3);
         assertThat(revoked).containsExactly(tokens.get(0), tokens.get(2));
         // stored before it was applied, each time it was asked for: a Redis that loses the sale keeps them out
         assertThat(leaves).containsExactly("revoke-a", "revoke-c", "revoke-c");
@@ -97,10 +66,5 @@ class RevocationSystemTests {
         return this.stack.send("DELETE", Stack.url(this.stack.worker,
                 "/api/v1/queues/" + this.productId + "/entries/" + token), null, null,
                 adminToken == null ? Map.of() : Map.of("Authorization", "Bearer " + adminToken));
-    }
-
-    private void awaitStatus(String token, String status) {
-        await().atMost(Duration.ofSeconds(20))
-            .until(() -> status.equals(this.stack.status(this.productId, token).text("status")));
     }
 }

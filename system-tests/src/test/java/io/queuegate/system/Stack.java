@@ -17,23 +17,32 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 import io.queuegate.admission.AdmissionWorkerApplication;
 import io.queuegate.booking.BookingApplication;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.testing.TestSecrets;
 import io.queuegate.ingest.IngestApplication;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * The three services started in this JVM, each from its own main class and configuration file, against a real
@@ -46,6 +55,9 @@ final class Stack {
     static final String ADMIN_TOKEN = TestSecrets.random("system-test-admin-token");
     static final String TOKEN_SECRET = TestSecrets.random("system-test-token-secret");
     static final String ENTRIES_TOPIC = "queuegate.entries";
+
+    /** The header of an operator's call. */
+    static final Map<String, String> AS_ADMIN = Map.of("Authorization", "Bearer " + ADMIN_TOKEN);
 
     /**
      * The stack's own registry: admission workers of other runs on the shared Redis walk the default one, and one of
@@ -61,6 +73,9 @@ final class Stack {
      * default, 503 past it), so a poll still unanswered after this is a hang, reported as one.
      */
     static final Duration POLL_ANSWERED_WITHIN = Duration.ofSeconds(5);
+
+    /** How long a test waits for what the services publish to reach a topic. */
+    static final Duration PUBLISHED_WITHIN = Duration.ofSeconds(30);
 
     private static Stack instance;
 
@@ -164,6 +179,15 @@ final class Stack {
         this.redis.delete(QueueKeys.of(productId).all());
     }
 
+    /**
+     * Makes Redis lose the product's sale, as one restarted without its data would: the product's keys and the lines'
+     * epoch are deleted, and nothing else, the Redis being shared.
+     */
+    void loseSale(long productId) {
+        this.redis.delete(QueueKeys.of(productId).all());
+        this.redis.delete(QueueKeys.LINE_EPOCH);
+    }
+
     // HTTP helpers -----------------------------------------------------------------------------------------
 
     record Reply(int status, HttpResponse<String> response) {
@@ -255,7 +279,17 @@ final class Stack {
         return send("PUT", url(this.worker, "/api/v1/queues/" + productId),
                 "{\"maxActive\":%d,\"admitPerSecond\":%d,\"entryTtlSeconds\":%d,\"open\":%b}".formatted(maxActive,
                         admitPerSecond, ttlSeconds, open),
-                "application/json", Map.of("Authorization", "Bearer " + ADMIN_TOKEN));
+                "application/json", AS_ADMIN);
+    }
+
+    /** An operator's call to the admission worker's API, without a body. */
+    Reply admin(String method, String path) {
+        return admin(method, path, null);
+    }
+
+    /** An operator's call to the admission worker's API, with a JSON body or none ({@code null}). */
+    Reply admin(String method, String path, String json) {
+        return send(method, url(this.worker, path), json, json == null ? null : "application/json", AS_ADMIN);
     }
 
     Reply enter(long productId, String userId) {
@@ -270,8 +304,7 @@ final class Stack {
 
     Reply setStock(long productId, long available) {
         return send("PUT", url(this.booking, "/api/v1/products/" + productId + "/stock"),
-                "{\"available\":" + available + "}", "application/json",
-                Map.of("Authorization", "Bearer " + ADMIN_TOKEN));
+                "{\"available\":" + available + "}", "application/json", AS_ADMIN);
     }
 
     Reply book(ConfigurableApplicationContext bookingService, long productId, String token, int quantity) {
@@ -287,5 +320,31 @@ final class Stack {
     Reply leave(long productId, String token) {
         return send("DELETE", url(this.ingest, "/api/v1/queues/" + productId + "/entries/" + token), null, null,
                 Map.of());
+    }
+
+    // Kafka ----------------------------------------------------------------------------------------------------
+
+    /**
+     * Reads {@code topics} from their start, in a consumer group of its own, and hands each record of the product
+     * (its key) to {@code each} until {@code done} holds after a poll; fails when that takes longer than
+     * {@link #PUBLISHED_WITHIN}.
+     */
+    void readFromStart(List<String> topics, long productId, Consumer<ConsumerRecord<String, String>> each,
+            BooleanSupplier done) {
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaBootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, "system-test-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(),
+                new StringDeserializer())) {
+            consumer.subscribe(topics);
+            await().atMost(PUBLISHED_WITHIN).until(() -> {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (record.key().equals(Long.toString(productId))) {
+                        each.accept(record);
+                    }
+                }
+                return done.getAsBoolean();
+            });
+        }
     }
 }

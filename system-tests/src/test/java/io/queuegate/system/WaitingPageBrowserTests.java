@@ -20,18 +20,13 @@ import static org.awaitility.Awaitility.await;
  * The waiting page in headless Chromium against the running stack: what a person in line sees, from joining to
  * a booking, and what they see when things go otherwise. Each test has its own product and a fresh browser.
  */
-class WaitingPageBrowserTests {
-
-    private final Stack stack = Stack.get();
-
-    private final List<Long> products = new ArrayList<>();
+class WaitingPageBrowserTests extends StackTests {
 
     private final List<Browser> browsers = new ArrayList<>();
 
     @AfterEach
-    void cleanUp() {
+    void closeBrowsers() {
         this.browsers.forEach(Browser::close);
-        this.products.forEach(this.stack::forget);
     }
 
     private Browser desktop() {
@@ -41,20 +36,15 @@ class WaitingPageBrowserTests {
     }
 
     private long queue(int maxActive, int ttlSeconds, long stock) {
-        long productId = Stack.newProduct();
-        this.products.add(productId);
-        assertThat(this.stack.configure(productId, maxActive, 10, ttlSeconds, true).status()).isEqualTo(200);
+        long productId = openQueue(maxActive, 10, ttlSeconds);
         assertThat(this.stack.setStock(productId, stock).status()).isEqualTo(200);
         return productId;
     }
 
     /** Someone who entered through the API, so that the page's user has people ahead. */
     private String enterAndAwait(long productId, String userId, String status) {
-        Reply entered = this.stack.enter(productId, userId);
-        assertThat(entered.status()).isEqualTo(202);
-        String token = entered.text("token");
-        await().atMost(Duration.ofSeconds(20))
-            .until(() -> status.equals(this.stack.status(productId, token).text("status")));
+        String token = entered(productId, userId);
+        awaitStatus(productId, token, status);
         return token;
     }
 
@@ -146,13 +136,11 @@ class WaitingPageBrowserTests {
 
     @Test
     void aLineThatAsksForProofOfWorkChecksTheBrowserWithProgressShownThenBooks() {
-        long productId = Stack.newProduct();
-        this.products.add(productId);
+        long productId = ownProduct();
         // about 0.1 s of hashing on average in a browser: long enough to be seen, short enough for a test
-        Reply configured = this.stack.send("PUT", Stack.url(this.stack.worker, "/api/v1/queues/" + productId),
+        Reply configured = this.stack.admin("PUT", "/api/v1/queues/" + productId,
                 "{\"maxActive\":1,\"admitPerSecond\":10,\"entryTtlSeconds\":120,\"open\":true,"
-                        + "\"challengeMaxNumber\":20000}", "application/json",
-                Map.of("Authorization", "Bearer " + Stack.ADMIN_TOKEN));
+                        + "\"challengeMaxNumber\":20000}");
         assertThat(configured.status()).isEqualTo(200);
         assertThat(this.stack.setStock(productId, 1).status()).isEqualTo(200);
         // an enter through the API without a proof is refused

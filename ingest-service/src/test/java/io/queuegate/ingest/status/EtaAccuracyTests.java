@@ -50,8 +50,6 @@ class EtaAccuracyTests {
 
     private WaitingLine line;
 
-    private int admitPerSecond;
-
     @BeforeEach
     void freeProduct() {
         this.product = LineFixture.freeProduct(redis);
@@ -74,40 +72,13 @@ class EtaAccuracyTests {
             "rate-limited, 100000, 50, 600, 50" })
     void ninetyPercentAreAdmittedWithinTwentyPercentOfTheEtaFirstShown(String name, int maxActive,
             int admitPerSecond, int holdSeconds, double arrivalsPerSecond) {
-        QueueKeys keys = QueueKeys.of(this.product);
-        this.admitPerSecond = admitPerSecond;
-        redis.opsForHash().putAll(keys.settings(), Map.of("maxActive", Integer.toString(maxActive), "admitPerSecond",
-                Integer.toString(admitPerSecond), "entryTtlSeconds", Integer.toString(holdSeconds), "open", "true"));
-        boolean booking = arrivalsPerSecond == 0;
-        // booked at random within the hold time: on average half of it, so the line moves at about 2 × places / hold
-        double rate = booking ? 2.0 * maxActive / holdSeconds : arrivalsPerSecond;
-        Admission admission = new Admission(redis, TestRedis.TIMER, Keyspace.DEFAULT);
-        TokenStatusReader reader = new TokenStatusReader(redis, TestRedis.TIMER, Keyspace.DEFAULT);
-        Random random = new Random(13);
-
-        Deque<Joined> inLine = new ArrayDeque<>();
+        Sale sale = new Sale(maxActive, admitPerSecond, holdSeconds, arrivalsPerSecond, 13);
         List<Joined> measured = new ArrayList<>();
-        List<Joined> admitted = new ArrayList<>();
         // a line of 40 seconds' worth when the sale starts, then arrivals at the pace it moves
-        long offset = append(joiners((int) (rate * 40), "start"), 0, START, inLine, reader, null);
-        double owed = 0;
-        int next = 0;
+        sale.join(joiners((int) (sale.rate * 40), "start"), START, null);
         for (long now = START + STEP_MS; now <= START + SALE_MS; now += STEP_MS) {
-            if (booking) {
-                bookAtRandom(keys, now, random, holdSeconds);
-            }
-            AdmissionResult result = admission.admit(this.product, now, 10_000);
-            for (long i = 0; i < result.admitted(); i++) {
-                Joined joined = inLine.removeFirst();
-                joined.admittedAt = now;
-                admitted.add(joined);
-            }
-            owed += rate * STEP_MS / 1000.0 * (0.5 + random.nextDouble());
-            List<String> arriving = new ArrayList<>();
-            for (; owed >= 1; owed--) {
-                arriving.add("u-" + next++);
-            }
-            offset = append(arriving, offset, now, inLine, reader, now >= START + WARM_UP_MS ? measured : null);
+            sale.step(now);
+            sale.join(sale.arriving(), now, now >= START + WARM_UP_MS ? measured : null);
         }
 
         List<Joined> done = measured.stream().filter((joined) -> joined.admittedAt > 0).toList();
@@ -139,36 +110,13 @@ class EtaAccuracyTests {
             "rate-limited, 100000, 50, 600, 50, 500" })
     void inTheFirstSecondsNoSingleFigureIsFarOffAndTheRangesHoldTheWait(String name, int maxActive,
             int admitPerSecond, int holdSeconds, double arrivalsPerSecond, int crowd) {
-        QueueKeys keys = QueueKeys.of(this.product);
-        this.admitPerSecond = admitPerSecond;
-        redis.opsForHash().putAll(keys.settings(), Map.of("maxActive", Integer.toString(maxActive), "admitPerSecond",
-                Integer.toString(admitPerSecond), "entryTtlSeconds", Integer.toString(holdSeconds), "open", "true"));
-        boolean booking = arrivalsPerSecond == 0;
-        double rate = booking ? 2.0 * maxActive / holdSeconds : arrivalsPerSecond;
-        Admission admission = new Admission(redis, TestRedis.TIMER, Keyspace.DEFAULT);
-        TokenStatusReader reader = new TokenStatusReader(redis, TestRedis.TIMER, Keyspace.DEFAULT);
-        Random random = new Random(17);
-
-        Deque<Joined> inLine = new ArrayDeque<>();
+        Sale sale = new Sale(maxActive, admitPerSecond, holdSeconds, arrivalsPerSecond, 17);
         List<Joined> measured = new ArrayList<>();
-        long offset = append(joiners(crowd, "crowd"), 0, START, inLine, reader, measured);
-        double owed = 0;
-        int next = 0;
-        for (long now = START + STEP_MS; !inLine.isEmpty() && now <= START + 600_000; now += STEP_MS) {
-            if (booking) {
-                bookAtRandom(keys, now, random, holdSeconds);
-            }
-            AdmissionResult result = admission.admit(this.product, now, 10_000);
-            for (long i = 0; i < result.admitted(); i++) {
-                inLine.removeFirst().admittedAt = now;
-            }
+        sale.join(joiners(crowd, "crowd"), START, measured);
+        for (long now = START + STEP_MS; sale.anyoneWaiting() && now <= START + 600_000; now += STEP_MS) {
+            sale.step(now);
             if (now < START + 10_000) {
-                owed += rate * STEP_MS / 1000.0 * (0.5 + random.nextDouble());
-                List<String> arriving = new ArrayList<>();
-                for (; owed >= 1; owed--) {
-                    arriving.add("u-" + next++);
-                }
-                offset = append(arriving, offset, now, inLine, reader, measured);
+                sale.join(sale.arriving(), now, measured);
             }
         }
 
@@ -189,44 +137,123 @@ class EtaAccuracyTests {
         assertThat(held).as("ranges that hold the wait").isGreaterThanOrEqualTo((long) Math.ceil(0.9 * ranged.size()));
     }
 
-    /** Books (takes out of entry) each admitted user at a random moment within the hold time. */
-    private void bookAtRandom(QueueKeys keys, long now, Random random, int holdSeconds) {
-        var entries = redis.opsForZSet().rangeWithScores(keys.entry(), 0, -1);
-        if (entries == null) {
-            return;
-        }
-        // each admitted user books with the same chance every step, so on average after half the hold time
-        double chance = STEP_MS / (holdSeconds * 1000.0 / 2);
-        for (var entry : entries) {
-            if (random.nextDouble() < chance) {
-                redis.opsForZSet().remove(keys.entry(), entry.getValue());
-            }
-        }
-    }
+    /**
+     * A sale on this test's product, stepped by the simulated clock: its settings, the admission steps and status
+     * reads as the services make them, the people in line in the order they joined, and arrivals at about the pace
+     * the line moves.
+     */
+    private final class Sale {
 
-    private long append(List<String> users, long offset, long now, Deque<Joined> inLine, TokenStatusReader reader,
-            List<Joined> measured) {
-        if (users.isEmpty()) {
-            return offset;
+        private final QueueKeys keys = QueueKeys.of(EtaAccuracyTests.this.product);
+
+        private final int admitPerSecond;
+
+        private final int holdSeconds;
+
+        /** Places are freed by bookings at random moments instead of all at their expiry. */
+        private final boolean booking;
+
+        /** How many people arrive a second, on average. */
+        final double rate;
+
+        private final Admission admission;
+
+        private final TokenStatusReader reader;
+
+        private final Random random;
+
+        private final Deque<Joined> inLine = new ArrayDeque<>();
+
+        /** The offset in the entries' partition the next to join takes. */
+        private long offset;
+
+        /** Arrivals due but not yet made: a step's share of the rate is rarely a whole person. */
+        private double owed;
+
+        private int next;
+
+        Sale(int maxActive, int admitPerSecond, int holdSeconds, double arrivalsPerSecond, long seed) {
+            this.admitPerSecond = admitPerSecond;
+            this.holdSeconds = holdSeconds;
+            redis.opsForHash().putAll(this.keys.settings(), Map.of("maxActive", Integer.toString(maxActive),
+                    "admitPerSecond", Integer.toString(admitPerSecond), "entryTtlSeconds",
+                    Integer.toString(holdSeconds), "open", "true"));
+            this.booking = arrivalsPerSecond == 0;
+            // booked at random within the hold time: on average half of it, so the line moves at about 2 × places / hold
+            this.rate = this.booking ? 2.0 * maxActive / holdSeconds : arrivalsPerSecond;
+            this.admission = new Admission(redis, TestRedis.TIMER, Keyspace.DEFAULT);
+            this.reader = new TokenStatusReader(redis, TestRedis.TIMER, Keyspace.DEFAULT);
+            this.random = new Random(seed);
         }
-        long[] offsets = new long[users.size()];
-        for (int i = 0; i < offsets.length; i++) {
-            offsets[i] = offset + i;
+
+        boolean anyoneWaiting() {
+            return !this.inLine.isEmpty();
         }
-        this.line.append(new LineChunk(this.product, "eta:0", offset == 0 ? LineChunk.UNKNOWN : offset - 1, offsets,
-                users));
-        List<TokenState> states = reader.readAll(this.product, users, now);
-        for (int i = 0; i < users.size(); i++) {
-            TokenState state = states.get(i);
-            assertThat(state.status()).isEqualTo(TokenStatus.WAITING);
-            Joined joined = new Joined(now, PollPolicy.etaSeconds(state), PollPolicy.etaMaxSeconds(state),
-                    (long) Math.ceil((double) state.position() / this.admitPerSecond));
-            inLine.addLast(joined);
-            if (measured != null) {
-                measured.add(joined);
+
+        /** One admission step at {@code now}, after the bookings since the last: it admits the head of the line. */
+        void step(long now) {
+            if (this.booking) {
+                bookAtRandom();
+            }
+            AdmissionResult result = this.admission.admit(EtaAccuracyTests.this.product, now, 10_000);
+            for (long i = 0; i < result.admitted(); i++) {
+                this.inLine.removeFirst().admittedAt = now;
             }
         }
-        return offset + users.size();
+
+        /** Who arrives in a step: on average the rate's share of it, each step from half to one and a half that. */
+        List<String> arriving() {
+            this.owed += this.rate * STEP_MS / 1000.0 * (0.5 + this.random.nextDouble());
+            List<String> arriving = new ArrayList<>();
+            for (; this.owed >= 1; this.owed--) {
+                arriving.add("u-" + this.next++);
+            }
+            return arriving;
+        }
+
+        /**
+         * Puts the users at the back of the line at {@code now}, as the writer does, each polling once on joining;
+         * what they are shown goes to {@code measured} unless that is null.
+         */
+        void join(List<String> users, long now, List<Joined> measured) {
+            if (users.isEmpty()) {
+                return;
+            }
+            long[] offsets = new long[users.size()];
+            for (int i = 0; i < offsets.length; i++) {
+                offsets[i] = this.offset + i;
+            }
+            long product = EtaAccuracyTests.this.product;
+            EtaAccuracyTests.this.line.append(new LineChunk(product, "eta:0",
+                    this.offset == 0 ? LineChunk.UNKNOWN : this.offset - 1, offsets, users));
+            List<TokenState> states = this.reader.readAll(product, users, now);
+            for (int i = 0; i < users.size(); i++) {
+                TokenState state = states.get(i);
+                assertThat(state.status()).isEqualTo(TokenStatus.WAITING);
+                Joined joined = new Joined(now, PollPolicy.etaSeconds(state), PollPolicy.etaMaxSeconds(state),
+                        (long) Math.ceil((double) state.position() / this.admitPerSecond));
+                this.inLine.addLast(joined);
+                if (measured != null) {
+                    measured.add(joined);
+                }
+            }
+            this.offset += users.size();
+        }
+
+        /** Books (takes out of entry) each admitted user at a random moment within the hold time. */
+        private void bookAtRandom() {
+            var entries = redis.opsForZSet().rangeWithScores(this.keys.entry(), 0, -1);
+            if (entries == null) {
+                return;
+            }
+            // each admitted user books with the same chance every step, so on average after half the hold time
+            double chance = STEP_MS / (this.holdSeconds * 1000.0 / 2);
+            for (var entry : entries) {
+                if (this.random.nextDouble() < chance) {
+                    redis.opsForZSet().remove(this.keys.entry(), entry.getValue());
+                }
+            }
+        }
     }
 
     private static List<String> joiners(int count, String prefix) {
