@@ -1,5 +1,7 @@
 package io.queuegate.system;
 
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,9 +13,11 @@ import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.ECDSASigner;
 import com.nimbusds.jose.jwk.Curve;
 import com.nimbusds.jose.jwk.ECKey;
+import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import com.sun.net.httpserver.HttpServer;
 import io.queuegate.system.Stack.Reply;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
@@ -57,6 +61,37 @@ class PassSystemTests extends StackTests {
         assertThat(queue.json().get("waiting").asLong()).isZero();
         assertThat(queue.json().get("inviteOnly").asBoolean()).isTrue();
         assertThat(queue.json().get("passKeys").get(0).has("d")).isFalse();
+    }
+
+    @Test
+    void aLineVerifiesPassesByTheKeysTheShopPublishes() throws Exception {
+        HttpServer shopServer = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        byte[] published = new JWKSet(this.shop.toPublicJWK()).toString().getBytes(StandardCharsets.UTF_8);
+        shopServer.createContext("/.well-known/jwks.json", (exchange) -> {
+            exchange.sendResponseHeaders(200, published.length);
+            exchange.getResponseBody().write(published);
+            exchange.close();
+        });
+        shopServer.start();
+        try {
+            String jwks = "http://127.0.0.1:" + shopServer.getAddress().getPort() + "/.well-known/jwks.json";
+            assertThat(configure(Map.of("passJwksUri", "file:///etc/passwd")).status()).as("not http").isEqualTo(400);
+            assertThat(configure(Map.of("passJwksUri", jwks, "passKeys",
+                    List.of(this.shop.toPublicJWK().toJSONObject()))).status()).as("both").isEqualTo(400);
+            assertThat(configure(Map.of("inviteOnly", true, "passJwksUri", jwks)).status()).isEqualTo(200);
+
+            assertThat(enter("guest", null).text("code")).isEqualTo("pass_required");
+            assertRefused(enter("guest", pass(key("shop-2026"), "guest", this.productId, 60, null)), "another key");
+            Reply invited = enter("guest", pass(this.shop, "guest", this.productId, 60, null));
+            assertThat(invited.status()).isEqualTo(202);
+            awaitStatus(this.productId, invited.text("token"), "AVAILABLE");
+            Reply queue = this.stack.admin("GET", "/api/v1/queues/" + this.productId);
+            assertThat(queue.json().get("passJwksUri").asString()).isEqualTo(jwks);
+            assertThat(queue.json().get("admittedTotal").asLong()).isEqualTo(1);
+        }
+        finally {
+            shopServer.stop(0);
+        }
     }
 
     @Test
