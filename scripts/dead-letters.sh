@@ -16,6 +16,10 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 answer_help "$@"
+case "${1:-}" in
+    show | replay) ;;
+    *) refuse_argument "unknown command: ${1:-(none)}" ;;
+esac
 
 BOOTSTRAP="${KAFKA_BOOTSTRAP:-127.0.0.1:9092}"
 DLT_TOPIC="${DLT_TOPIC:-queuegate.entries.DLT}"
@@ -45,9 +49,5 @@ case "${1:-}" in
             | kafka_tool org.apache.kafka.tools.ConsoleProducer --bootstrap-server "$BOOTSTRAP" --topic "$ENTRIES_TOPIC" \
                 --property parse.key=true --property key.separator=$'\t' --producer-property acks=all
         log "replayed $DLT_TOPIC onto $ENTRIES_TOPIC"
-        ;;
-    *)
-        sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
-        exit 2
         ;;
 esac
