@@ -7,7 +7,8 @@
  *   await line.join('alice', onChecking);        // 202: the place is kept; the token is saved in localStorage
  *                                                // (a line that asks for proof of work: the challenge is solved
  *                                                // in a Web Worker first, onChecking(elapsedMs) while it runs)
- *   const stop = line.watch(onStatus, onProblem); // polls at the pace the server asks for, backs off on errors
+ *   const stop = line.watch(onStatus, onProblem); // follows the place's event stream (Server-Sent Events); polls
+ *                                                // at the pace the server asks for when there is no stream
  *   const booking = await line.book(1);          // once AVAILABLE; a refusal throws Queuegate.Refusal
  *   await line.leave();                          // gives the place up and forgets it
  *
@@ -232,13 +233,77 @@
       // Date has whole seconds: only a clock that is clearly wrong is corrected
       var offset = Number.isNaN(result.serverDate) ? 0 : result.serverDate + 500 - status.receivedAt;
       status.clockOffsetMs = Math.abs(offset) > 2000 ? offset : 0;
+      this.remember(status);
+      return status;
+    }
+
+    /** Keeps the furthest position seen, which the progress bar counts from. */
+    remember(status) {
       if (status.status === 'WAITING' && typeof status.position === 'number') {
         var saved = this.saved() || {};
         if (!saved.firstPosition || status.position > saved.firstPosition) {
           this.save({ firstPosition: status.position });
         }
       }
-      return status;
+    }
+
+    /**
+     * Follows the place until it needs no more waiting: by its event stream (`…/events`, Server-Sent Events: the
+     * server tells each change as it reads it) where the browser has EventSource, by polling (see poll) where it
+     * has not, when the stream fails, or when the server asks this page to poll instead. Once AVAILABLE it polls:
+     * a poll's Date header sets the clock the countdown to `expiresAt` runs on.
+     *
+     * @param {function(object)} onStatus every change
+     * @param {function(Refusal, number)} [onProblem] every failure, with the milliseconds until the next try
+     * @returns {function()} stops following
+     */
+    watch(onStatus, onProblem) {
+      var line = this;
+      if (typeof global.EventSource !== 'function' || !this.token) {
+        return this.poll(onStatus, onProblem);
+      }
+      var stopped = false;
+      var stopPolling = null;
+      var source = new global.EventSource(this.entryUrl() + '/' + encodeURIComponent(this.token) + '/events');
+      function pollInstead(afterMs) {
+        source.close();
+        if (!stopped && stopPolling === null) {
+          stopPolling = line.poll(onStatus, onProblem, afterMs);
+        }
+      }
+      function deliver(event) {
+        if (stopped) return;
+        var status = JSON.parse(event.data);
+        status.receivedAt = Date.now();
+        status.clockOffsetMs = 0;
+        line.remember(status);
+        if (status.status === 'AVAILABLE') {
+          // polling from here: its answers carry the server's clock for the countdown, and say when the slot ends
+          pollInstead(0);
+          return;
+        }
+        onStatus(status);
+        if (status.status === 'EXPIRED') {
+          source.close();
+        }
+      }
+      ['PENDING', 'WAITING', 'AVAILABLE', 'SOLD_OUT', 'EXPIRED'].forEach(function (name) {
+        source.addEventListener(name, deliver);
+      });
+      // too many streams on this product: poll at the pace the answer names
+      source.addEventListener('poll', function (event) {
+        var status = JSON.parse(event.data);
+        pollInstead(status.pollAfterMs || DEFAULT_POLL_MS);
+      });
+      // a failed stream (a proxy that does not pass it, a server that ended it): polling goes on from here
+      source.onerror = function () {
+        pollInstead(0);
+      };
+      return function stop() {
+        stopped = true;
+        source.close();
+        if (stopPolling !== null) stopPolling();
+      };
     }
 
     /**
@@ -248,9 +313,10 @@
      *
      * @param {function(object)} onStatus every answer
      * @param {function(Refusal, number)} [onProblem] every failure, with the milliseconds until the next try
+     * @param {number} [firstAfterMs] when to poll first (at once when left out)
      * @returns {function()} stops the polling
      */
-    watch(onStatus, onProblem) {
+    poll(onStatus, onProblem, firstAfterMs) {
       var line = this;
       var stopped = false;
       var timer = null;
@@ -284,7 +350,7 @@
           if (!fatal) schedule(wait);
         }
       }
-      schedule(0);
+      schedule(firstAfterMs || 0);
       return function stop() {
         stopped = true;
         if (timer !== null) global.clearTimeout(timer);

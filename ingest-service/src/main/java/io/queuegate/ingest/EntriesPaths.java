@@ -19,6 +19,8 @@ public final class EntriesPaths {
 
     private static final String CHALLENGE_SEGMENT = "/challenge";
 
+    private static final String EVENTS_SEGMENT = "/events";
+
     private EntriesPaths() {
     }
 
@@ -37,6 +39,17 @@ public final class EntriesPaths {
         String rest = afterProduct(path);
         return "GET".equals(method) && rest != null && rest.startsWith(ENTRIES_SEGMENT + "/")
                 && rest.length() > ENTRIES_SEGMENT.length() + 1 && rest.indexOf('/', ENTRIES_SEGMENT.length() + 1) < 0;
+    }
+
+    /** {@code GET /api/v1/queues/{p}/entries/{token}/events}, a place's event stream, from the raw path. */
+    public static boolean isEventStream(String method, String path) {
+        String rest = afterProduct(path);
+        if (!"GET".equals(method) || rest == null || !rest.startsWith(ENTRIES_SEGMENT + "/")
+                || !rest.endsWith(EVENTS_SEGMENT)) {
+            return false;
+        }
+        String token = rest.substring(ENTRIES_SEGMENT.length() + 1, rest.length() - EVENTS_SEGMENT.length());
+        return !token.isEmpty() && token.indexOf('/') < 0;
     }
 
     /** {@code GET /api/v1/queues/{p}/challenge}, from the raw path. */

@@ -229,10 +229,37 @@ class WaitingPageBrowserTests extends StackTests {
     }
 
     @Test
+    void thePageFollowsItsPlaceByItsEventStreamNotByPolls() {
+        long productId = queue(1, 120, 5);
+        String holder = enterAndAwait(productId, "stream-holder", "AVAILABLE");
+        Browser browser = joined(productId, "streamer");
+        browser.awaitText("#position", "You are number 1 in line.");
+        browser.script("""
+                window.statusPolls = 0;
+                const real = window.fetch;
+                window.fetch = function (url, init) {
+                  if (String(url).includes('/entries/') && (!init || init.method === 'GET')) window.statusPolls++;
+                  return real.apply(this, arguments);
+                };""");
+
+        // polled, number 1 of a line would be read again within about a second: none for three seconds
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
+            .until(() -> Long.valueOf(0).equals(browser.script("return window.statusPolls;")));
+        assertThat(this.stack.leave(productId, holder).status()).isEqualTo(204);
+        browser.awaitText("#available-heading", "It's your turn");
+        assertThat(browser.consoleErrors()).isEmpty();
+    }
+
+    @Test
     void aBusyServiceIsSaidInPlainWordsWhileThePlaceIsKept() {
         long productId = queue(1, 120, 5);
         enterAndAwait(productId, "busy-holder", "AVAILABLE");
-        Browser browser = joined(productId, "patient");
+        // a browser without event streams, so that the page polls and its polls can be answered as a busy server would
+        Browser browser = desktop();
+        browser.driver.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument",
+                Map.of("source", "delete window.EventSource;"));
+        browser.open(page(productId));
+        join(browser, "patient");
         browser.awaitText("#position", "You are number 1 in line.");
 
         // The stack cannot be made to shed polls without disturbing other tests, so the page's own fetch answers

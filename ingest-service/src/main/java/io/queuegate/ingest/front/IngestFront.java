@@ -13,6 +13,7 @@ import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpVersion;
+import io.queuegate.ingest.EntriesPaths;
 import io.queuegate.web.ApiException;
 import io.queuegate.web.ProblemCodes;
 import reactor.core.publisher.Mono;
@@ -152,6 +153,11 @@ public final class IngestFront implements DisposableBean {
                     FrontReplies.requestId(request), new ApiException(HttpStatus.TOO_MANY_REQUESTS,
                             ProblemCodes.TOO_MANY_REQUESTS, "Too many requests from your address; try again in "
                                     + Math.max(1, (wait.toMillis() + 999) / 1000) + " s.", wait)));
+        }
+        if (EntriesPaths.isEventStream(request.method().name(), FrontReplies.pathOf(request.uri()))) {
+            // a stream stays open for as long as its place waits: it is not work in flight, and its own cap
+            // (queuegate.ingest.streams.max-per-product) bounds it
+            return Mono.from(routes.apply(request, response));
         }
         if (this.inFlight.incrementAndGet() > this.properties.maxInFlight()) {
             this.inFlight.decrementAndGet();

@@ -166,14 +166,15 @@ final class PerClientLimits {
 
     /**
      * The request's kind when it is limited: an enter ({@code POST /api/v1/queues/{p}/entries}), a poll
-     * ({@code GET /api/v1/queues/{p}/entries/{token}}) or a challenge fetch ({@code GET /api/v1/queues/{p}/challenge});
-     * null for everything else.
+     * ({@code GET /api/v1/queues/{p}/entries/{token}}, or the opening of its event stream) or a challenge fetch
+     * ({@code GET /api/v1/queues/{p}/challenge}); null for everything else.
      */
     static Kind kindOf(String method, String path) {
         if (EntriesPaths.isEnter(method, path)) {
             return Kind.ENTER;
         }
-        return EntriesPaths.isPoll(method, path) || EntriesPaths.isChallengeFetch(method, path) ? Kind.POLL : null;
+        return EntriesPaths.isPoll(method, path) || EntriesPaths.isChallengeFetch(method, path)
+                || EntriesPaths.isEventStream(method, path) ? Kind.POLL : null;
     }
 
     /**

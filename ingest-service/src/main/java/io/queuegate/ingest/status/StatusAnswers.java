@@ -45,6 +45,15 @@ class StatusAnswers {
                     Duration.ofMillis(pollAfterMs));
         }
         this.polls.get(state.status()).increment();
+        return describe(token, state, pollAfterMs);
+    }
+
+    /** What the place's state says, for a stream: no poll came early, the stream reads at the pace it asks. */
+    EntryStatusResponse describe(Token token, TokenState state) {
+        return describe(token, state, PollPolicy.pollAfterMs(state, System.currentTimeMillis()));
+    }
+
+    private EntryStatusResponse describe(Token token, TokenState state, Long pollAfterMs) {
         boolean waiting = state.status() == TokenStatus.WAITING;
         boolean available = state.status() == TokenStatus.AVAILABLE;
         boolean placed = waiting && state.position() > 0;

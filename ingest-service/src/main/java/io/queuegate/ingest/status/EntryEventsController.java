@@ -1,0 +1,49 @@
+package io.queuegate.ingest.status;
+
+import io.queuegate.core.token.Token;
+import io.queuegate.ingest.EntriesResource;
+import io.queuegate.ingest.IssuedTokens;
+import io.queuegate.web.ProductIds;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import reactor.core.publisher.Flux;
+
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.ServerSentEvent;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestHeader;
+
+/** A place followed as Server-Sent Events ({@link EntryStreams}), instead of polled. */
+@EntriesResource
+class EntryEventsController {
+
+    private final IssuedTokens issued;
+
+    private final EntryStreams streams;
+
+    EntryEventsController(IssuedTokens issued, EntryStreams streams) {
+        this.issued = issued;
+        this.streams = streams;
+    }
+
+    @GetMapping(path = "/{token}/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+    @Operation(operationId = "followEntry", summary = "Follow a place as events", description = "text/event-stream: "
+            + "an event (named by the status, data as a poll's answer) whenever the status, the position band (exact "
+            + "below 100, then two significant digits) or the ETA's changes, read at the pace a poll is told; the "
+            + "stream ends after AVAILABLE or EXPIRED. Each event's id says what it told: reconnecting with "
+            + "Last-Event-ID skips an event that would say it again. A comment every 15 s keeps proxies from closing "
+            + "a quiet stream. A product with too many streams at this instance answers one event 'poll' (poll "
+            + "instead, after pollAfterMs) and closes; a failed read ends the stream with an event 'problem' and the "
+            + "retry to reconnect after.")
+    @ApiResponse(responseCode = "200", description = "The place's events")
+    @ApiResponse(responseCode = "400", description = "invalid_token: not issued here, or for another product; "
+            + "invalid_request: a malformed productId")
+    Flux<ServerSentEvent<EntryStatusResponse>> events(@PathVariable("productId") String productIdText,
+            @PathVariable String token,
+            @RequestHeader(name = "Last-Event-ID", required = false) String lastEventId) {
+        long productId = ProductIds.parse(productIdText);
+        Token verified = this.issued.verify(productId, token);
+        return this.streams.stream(verified, lastEventId);
+    }
+}

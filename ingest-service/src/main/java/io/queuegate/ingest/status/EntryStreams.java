@@ -1,0 +1,166 @@
+package io.queuegate.ingest.status;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.queuegate.core.queue.TokenStatus;
+import io.queuegate.core.token.Token;
+import io.queuegate.web.ApiException;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+
+import org.springframework.context.SmartLifecycle;
+import org.springframework.http.codec.ServerSentEvent;
+import org.springframework.stereotype.Component;
+
+/**
+ * A place told as Server-Sent Events instead of polls: an event when its status, its position band or its ETA band
+ * changes, and the last one when nothing is left to wait for (AVAILABLE, EXPIRED). Each event's id names what it
+ * said, so a client that reconnects with {@code Last-Event-ID} is not told it again.
+ *
+ * <p>The stream reads the place as its poller would, through the same {@link PollCoalescer} (the reads of one
+ * product due together share Redis calls) and at the pace a poll is told ({@code pollAfterMs}), so a product's streams
+ * cost Redis no more than its polls and {@code maxPollsPerSecond} stays the bound on Redis work. Past
+ * {@code max-per-product} open streams, a new one is told to poll instead: one event {@code poll}, then closed.
+ * A read that fails closes the stream with a {@code problem} event and the retry the client waits before it
+ * reconnects.
+ */
+@Component
+class EntryStreams implements SmartLifecycle {
+
+    /** Positions and ETAs are told exactly up to this, then to two significant digits, as a page shows them. */
+    private static final long EXACT_BELOW = 100;
+
+    private final PollCoalescer statuses;
+
+    private final StatusAnswers answers;
+
+    private final StreamProperties properties;
+
+    private final ConcurrentHashMap<Long, AtomicInteger> open = new ConcurrentHashMap<>();
+
+    private final AtomicInteger openTotal = new AtomicInteger();
+
+    private final Counter redirected;
+
+    /** Ends every stream when the service stops, before the server's graceful shutdown waits for open requests. */
+    private final Sinks.Empty<Void> stopping = Sinks.empty();
+
+    private volatile boolean running;
+
+    EntryStreams(PollCoalescer statuses, StatusAnswers answers, StreamProperties properties, MeterRegistry metrics) {
+        this.statuses = statuses;
+        this.answers = answers;
+        this.properties = properties;
+        metrics.gauge("queuegate.streams.open", this.openTotal);
+        this.redirected = metrics.counter("queuegate.streams.told_to_poll");
+    }
+
+    /** The place's events, from now until nothing is left to wait for. */
+    Flux<ServerSentEvent<EntryStatusResponse>> stream(Token token, String lastEventId) {
+        return Flux.defer(() -> {
+            AtomicInteger product = this.open.computeIfAbsent(token.productId(), (id) -> new AtomicInteger());
+            if (product.incrementAndGet() > this.properties.maxPerProduct()) {
+                product.decrementAndGet();
+                this.redirected.increment();
+                return read(token).map((answer) -> ServerSentEvent.builder(answer).event("poll").build()).flux()
+                    .onErrorResume(EntryStreams::problem);
+            }
+            this.openTotal.incrementAndGet();
+            Flux<ServerSentEvent<EntryStatusResponse>> changes = read(token)
+                .expand((answer) -> last(answer) ? Mono.empty()
+                        : Mono.delay(Duration.ofMillis(answer.pollAfterMs())).then(read(token)))
+                .filter(changed(lastEventId))
+                .map((answer) -> ServerSentEvent.builder(answer).id(idOf(answer)).event(answer.status().name())
+                    .build())
+                .onErrorResume(EntryStreams::problem);
+            Flux<ServerSentEvent<EntryStatusResponse>> heartbeats = Flux.interval(this.properties.heartbeat())
+                .map((beat) -> ServerSentEvent.<EntryStatusResponse>builder().comment("keep-alive").build());
+            return changes.publish((events) -> Flux.merge(events, heartbeats.takeUntilOther(events.then())))
+                .takeUntilOther(this.stopping.asMono())
+                .doFinally((signal) -> {
+                    product.decrementAndGet();
+                    this.openTotal.decrementAndGet();
+                });
+        });
+    }
+
+    @Override
+    public void start() {
+        this.running = true;
+    }
+
+    /**
+     * Ends the open streams: their clients reconnect, with their Last-Event-ID, to an instance that stays. A stream
+     * would otherwise hold the server's graceful shutdown for its whole timeout.
+     */
+    @Override
+    public void stop() {
+        this.running = false;
+        this.stopping.tryEmitEmpty();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return this.running;
+    }
+
+    /** Streams open now at this instance. */
+    int open() {
+        return this.openTotal.get();
+    }
+
+    /** Whether nothing is left to tell: the place is admitted (the client books now) or gone. */
+    private static boolean last(EntryStatusResponse answer) {
+        return answer.pollAfterMs() == null || answer.status() == TokenStatus.AVAILABLE
+                || answer.status() == TokenStatus.EXPIRED;
+    }
+
+    private Mono<EntryStatusResponse> read(Token token) {
+        return Mono.fromFuture(() -> this.statuses.read(token)).map((state) -> this.answers.describe(token, state));
+    }
+
+    /** Lets through an answer that says something the one before it (or the client's last event) did not. */
+    private static Predicate<EntryStatusResponse> changed(String lastEventId) {
+        String[] last = {lastEventId};
+        return (answer) -> {
+            String id = idOf(answer);
+            boolean news = !id.equals(last[0]);
+            last[0] = id;
+            return news;
+        };
+    }
+
+    /** What an event said: the status, the position band and the ETA's. */
+    static String idOf(EntryStatusResponse answer) {
+        return answer.status() + "." + band(answer.position()) + "." + band(answer.etaSeconds()) + "."
+                + band(answer.etaMaxSeconds()) + "." + Objects.requireNonNullElse(answer.expiresAt(), "");
+    }
+
+    /** Exact below {@link #EXACT_BELOW}, two significant digits above: 1,234 and 1,249 are one band. */
+    static String band(Long value) {
+        if (value == null) {
+            return "";
+        }
+        long step = 1;
+        while (value / step >= EXACT_BELOW) {
+            step *= 10;
+        }
+        return Long.toString(value / step * step);
+    }
+
+    /** The stream ends: the client reconnects after the retry a refusal asks (1 s for any other failure). */
+    private static Flux<ServerSentEvent<EntryStatusResponse>> problem(Throwable failure) {
+        Duration retry = failure instanceof ApiException refusal && refusal.retryAfter() != null
+                ? refusal.retryAfter() : Duration.ofSeconds(1);
+        String code = failure instanceof ApiException refusal ? refusal.code() : "unavailable";
+        return Flux.just(ServerSentEvent.<EntryStatusResponse>builder().event("problem").comment(code).retry(retry)
+            .build());
+    }
+}

@@ -1,0 +1,24 @@
+package io.queuegate.ingest.status;
+
+import java.time.Duration;
+
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * A place's event stream ({@link EntryStreams}).
+ *
+ * @param maxPerProduct streams one product may have open at this instance; a stream past it is told to poll instead
+ *        (one event {@code poll}, with {@code pollAfterMs}) and closed
+ * @param heartbeat how often a quiet stream sends a comment, so that proxies keep it open
+ */
+@Validated
+@ConfigurationProperties("queuegate.ingest.streams")
+record StreamProperties(
+        @DefaultValue("20000") @Min(0) int maxPerProduct,
+        @DefaultValue("15s") @NotNull Duration heartbeat) {
+}

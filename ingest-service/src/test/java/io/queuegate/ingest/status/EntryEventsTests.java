@@ -1,0 +1,259 @@
+package io.queuegate.ingest.status;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.queuegate.core.queue.Admission;
+import io.queuegate.core.queue.Keyspace;
+import io.queuegate.core.queue.Leaving;
+import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.core.testing.TestRedis;
+import io.queuegate.core.token.Token;
+import io.queuegate.core.token.TokenCodec;
+import io.queuegate.ingest.IngestHttpTestSupport;
+import io.queuegate.ingest.LineFixture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.http.codec.ServerSentEvent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A place followed as Server-Sent Events, over real HTTP against the real Redis: one event per change, the last one
+ * when it is admitted, Last-Event-ID honoured, heartbeats, and the newest streams of a crowded product told to poll.
+ */
+class EntryEventsTests extends IngestHttpTestSupport {
+
+    private static final TokenCodec CODEC = new TokenCodec(TOKEN_SECRET);
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @Autowired
+    private PollCoalescer statuses;
+
+    @Autowired
+    private StatusAnswers answers;
+
+    private long product;
+
+    @BeforeEach
+    void openQueue() {
+        this.product = LineFixture.freeProduct(this.redis);
+        // one place at a time, four a second: the second of the line moves up only when the first leaves
+        LineFixture.openUnregistered(this.redis, this.product, 1, 4);
+    }
+
+    @AfterEach
+    void deleteQueue() {
+        this.redis.delete(QueueKeys.of(this.product).all());
+    }
+
+    @Test
+    void aPlaceIsToldAsEventsOfItsChangesUntilItIsAdmitted() throws Exception {
+        String first = CODEC.issue(this.product, "ann").value();
+        String mine = CODEC.issue(this.product, "bob").value();
+        Stream stream = open(mine, null);
+
+        Event pending = stream.next();
+        assertThat(pending.name()).isEqualTo("PENDING");
+        assertThat(pending.data().get("status").asString()).isEqualTo("PENDING");
+
+        LineFixture.append(this.redis, this.product, LineFixture.usersOf(CODEC, List.of(first, mine)));
+        Event second = stream.next();
+        assertThat(second.name()).isEqualTo("WAITING");
+        assertThat(second.data().get("position").asLong()).isEqualTo(2);
+
+        Admission admission = new Admission(this.redis, TestRedis.TIMER, Keyspace.DEFAULT);
+        admission.admit(this.product, System.currentTimeMillis(), 10);
+        Event next = stream.next();
+        assertThat(next.name()).isEqualTo("WAITING");
+        assertThat(next.data().get("position").asLong()).isEqualTo(1);
+
+        new Leaving(this.redis, TestRedis.TIMER, Keyspace.DEFAULT).remove(verified(first));
+        admission.admit(this.product, System.currentTimeMillis(), 10);
+        Event admitted = stream.next();
+        assertThat(admitted.name()).isEqualTo("AVAILABLE");
+        assertThat(admitted.data().get("expiresAt").asLong()).isPositive();
+        assertThat(admitted.data().get("admission").asString()).isNotBlank();
+        assertThat(stream.ended()).as("nothing is left to tell once admitted").isTrue();
+        // one event per change, each named by what it told
+        assertThat(List.of(pending.id(), second.id(), next.id(), admitted.id())).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void aClientThatReconnectsIsNotToldAgainWhatItWasTold() throws Exception {
+        String first = CODEC.issue(this.product, "ann").value();
+        String mine = CODEC.issue(this.product, "bob").value();
+        LineFixture.append(this.redis, this.product, LineFixture.usersOf(CODEC, List.of(first, mine)));
+        Stream before = open(mine, null);
+        Event told = before.next();
+        assertThat(told.data().get("position").asLong()).isEqualTo(2);
+        before.close();
+
+        Stream resumed = open(mine, told.id());
+        new Admission(this.redis, TestRedis.TIMER, Keyspace.DEFAULT).admit(this.product, System.currentTimeMillis(), 10);
+
+        Event news = resumed.next();
+        assertThat(news.data().get("position").asLong()).as("the first event after the reconnect is news").isEqualTo(1);
+        resumed.close();
+    }
+
+    @Test
+    void stoppingTheServiceEndsItsStreams() throws Exception {
+        String mine = CODEC.issue(this.product, "bob").value();
+        LineFixture.append(this.redis, this.product, LineFixture.usersOf(CODEC, List.of(mine)));
+        try (ConfigurableApplicationContext another = startAnother()) {
+            Stream stream = open(portOf(another), mine, null);
+            assertThat(stream.next().name()).isEqualTo("WAITING");
+            long stopping = System.nanoTime();
+
+            another.close();
+
+            assertThat(stream.ended()).isTrue();
+            // not after the graceful shutdown's timeout (30 s), which an open stream would otherwise run out
+            assertThat(Duration.ofNanos(System.nanoTime() - stopping)).isLessThan(Duration.ofSeconds(10));
+        }
+    }
+
+    @Test
+    void aTokenOfAnotherProductIsRefusedBeforeAnyStream() {
+        HttpResponse<String> refused = get(this.port, "/api/v1/queues/" + this.product + "/entries/"
+                + CODEC.issue(this.product + 1, "ann").value() + "/events");
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(JsonMapper.shared().readTree(refused.body()).get("code").asString()).isEqualTo("invalid_token");
+    }
+
+    @Test
+    void aQuietStreamSendsHeartbeatsAndACrowdedProductTellsTheNewestToPoll() {
+        String mine = CODEC.issue(this.product, "bob").value();
+        List<String> line = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            line.add(CODEC.issue(this.product, "user-" + i).value());
+        }
+        line.add(mine);
+        LineFixture.append(this.redis, this.product, LineFixture.usersOf(CODEC, line));
+
+        EntryStreams quiet = new EntryStreams(this.statuses, this.answers,
+                new StreamProperties(10, Duration.ofMillis(100)), new SimpleMeterRegistry());
+        List<ServerSentEvent<EntryStatusResponse>> events = quiet.stream(verified(mine), null)
+            .take(Duration.ofMillis(1_000)).collectList().block();
+        // far back, the place is read again only after its pollAfterMs (seconds): one event, and heartbeats between
+        assertThat(events).filteredOn((event) -> event.data() != null).singleElement()
+            .satisfies((event) -> assertThat(event.data().position()).isEqualTo(401));
+        assertThat(events).filteredOn((event) -> "keep-alive".equals(event.comment())).hasSizeGreaterThanOrEqualTo(5);
+
+        EntryStreams crowded = new EntryStreams(this.statuses, this.answers,
+                new StreamProperties(0, Duration.ofSeconds(15)), new SimpleMeterRegistry());
+        List<ServerSentEvent<EntryStatusResponse>> told = crowded.stream(verified(mine), null).collectList()
+            .block(Duration.ofSeconds(10));
+        assertThat(told).singleElement().satisfies((event) -> {
+            assertThat(event.event()).isEqualTo("poll");
+            assertThat(event.data().pollAfterMs()).isPositive();
+        });
+        assertThat(crowded.open()).isZero();
+        assertThat(quiet.open()).isZero();
+    }
+
+    private static Token verified(String token) {
+        return CODEC.verify(token).orElseThrow();
+    }
+
+    private Stream open(String token, String lastEventId) {
+        return open(this.port, token, lastEventId);
+    }
+
+    private Stream open(int port, String token, String lastEventId) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                + "/api/v1/queues/" + this.product + "/entries/" + token + "/events"))
+            .header("Accept", "text/event-stream");
+        if (lastEventId != null) {
+            request.header("Last-Event-ID", lastEventId);
+        }
+        return new Stream(HTTP.sendAsync(request.build(), HttpResponse.BodyHandlers.ofLines()));
+    }
+
+    private record Event(String id, String name, JsonNode data) {
+    }
+
+    /** The events of one stream as they arrive, parsed from its lines on a thread of their own. */
+    private static final class Stream {
+
+        private static final Event END = new Event(null, null, null);
+
+        private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+
+        private final CompletableFuture<HttpResponse<java.util.stream.Stream<String>>> response;
+
+        Stream(CompletableFuture<HttpResponse<java.util.stream.Stream<String>>> response) {
+            this.response = response.thenApply((answer) -> {
+                assertThat(answer.statusCode()).isEqualTo(200);
+                assertThat(answer.headers().firstValue("Content-Type")).hasValueSatisfying(
+                        (type) -> assertThat(type).startsWith("text/event-stream"));
+                Thread.ofVirtual().start(() -> read(answer.body()));
+                return answer;
+            });
+        }
+
+        private void read(java.util.stream.Stream<String> lines) {
+            String[] event = new String[3];
+            try {
+                lines.forEach((line) -> {
+                    if (line.isEmpty()) {
+                        if (event[2] != null) {
+                            this.events.add(new Event(event[0], event[1], JsonMapper.shared().readTree(event[2])));
+                        }
+                        event[0] = null;
+                        event[1] = null;
+                        event[2] = null;
+                    }
+                    else if (line.startsWith("id:")) {
+                        event[0] = line.substring(3);
+                    }
+                    else if (line.startsWith("event:")) {
+                        event[1] = line.substring(6);
+                    }
+                    else if (line.startsWith("data:")) {
+                        event[2] = line.substring(5);
+                    }
+                });
+            }
+            catch (RuntimeException closed) {
+                // the test closed the stream
+            }
+            this.events.add(END);
+        }
+
+        /** The next event, within 10 s. */
+        Event next() throws Exception {
+            this.response.get(10, TimeUnit.SECONDS);
+            Event event = this.events.poll(10, TimeUnit.SECONDS);
+            assertThat(event).as("an event within 10 s").isNotNull().isNotSameAs(END);
+            return event;
+        }
+
+        /** Whether the server ended the stream, within 10 s. */
+        boolean ended() throws Exception {
+            return this.events.poll(10, TimeUnit.SECONDS) == END;
+        }
+
+        void close() throws Exception {
+            this.response.get(10, TimeUnit.SECONDS).body().close();
+        }
+    }
+}
