@@ -11,6 +11,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.core.queue.TokenStatus;
 import io.queuegate.core.token.Token;
 import io.queuegate.web.ApiException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
@@ -34,6 +36,8 @@ import org.springframework.stereotype.Component;
 @Component
 class EntryStreams implements SmartLifecycle {
 
+    private static final Logger log = LoggerFactory.getLogger(EntryStreams.class);
+
     /** Positions and ETAs are told exactly up to this, then to two significant digits, as a page shows them. */
     private static final long EXACT_BELOW = 100;
 
@@ -49,8 +53,11 @@ class EntryStreams implements SmartLifecycle {
 
     private final Counter redirected;
 
-    /** Ends every stream when the service stops, before the server's graceful shutdown waits for open requests. */
-    private final Sinks.Empty<Void> stopping = Sinks.empty();
+    /**
+     * Ends every stream when the service stops, before the server's graceful shutdown waits for open requests; made
+     * anew at each start, since a context may be stopped and started again (the test framework pauses idle ones).
+     */
+    private volatile Sinks.Empty<Void> stopping = Sinks.empty();
 
     private volatile boolean running;
 
@@ -93,6 +100,7 @@ class EntryStreams implements SmartLifecycle {
 
     @Override
     public void start() {
+        this.stopping = Sinks.empty();
         this.running = true;
     }
 
@@ -157,6 +165,9 @@ class EntryStreams implements SmartLifecycle {
 
     /** The stream ends: the client reconnects after the retry a refusal asks (1 s for any other failure). */
     private static Flux<ServerSentEvent<EntryStatusResponse>> problem(Throwable failure) {
+        if (!(failure instanceof ApiException)) {
+            log.warn("A place's event stream failed: {}", failure.toString());
+        }
         Duration retry = failure instanceof ApiException refusal && refusal.retryAfter() != null
                 ? refusal.retryAfter() : Duration.ofSeconds(1);
         String code = failure instanceof ApiException refusal ? refusal.code() : "unavailable";

@@ -151,6 +151,10 @@ class EntryEventsTests extends IngestHttpTestSupport {
 
         EntryStreams quiet = new EntryStreams(this.statuses, this.answers,
                 new StreamProperties(10, Duration.ofMillis(100)), new SimpleMeterRegistry());
+        // stopped and started again, as the test framework pauses an idle context: streams are served anew
+        quiet.start();
+        quiet.stop();
+        quiet.start();
         List<ServerSentEvent<EntryStatusResponse>> events = quiet.stream(verified(mine), null)
             .take(Duration.ofMillis(1_000)).collectList().block();
         // far back, the place is read again only after its pollAfterMs (seconds): one event, and heartbeats between
