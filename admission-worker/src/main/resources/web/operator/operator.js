@@ -223,9 +223,10 @@
 
   // --- changes -----------------------------------------------------------------------------------------
 
-  // A change names every setting: one left out is turned off, so those this view does not edit are sent as they are.
+  // A change names every setting: one left out is turned off, so those this view does not edit are sent as they are
+  // (the webhook's secret, never answered, is kept by the server when the URL comes without it).
   var KEPT_SETTINGS = ['maxPollsPerSecond', 'abandonAfterSeconds', 'opensAt', 'challengeMaxNumber', 'inviteOnly',
-    'passKeys', 'passJwksUri'];
+    'passKeys', 'passJwksUri', 'webhookUrl'];
 
   function settingsOf(queue) {
     var settings = { maxActive: queue.maxActive, admitPerSecond: queue.admitPerSecond,

@@ -13,7 +13,7 @@
  *   await line.leave();                          // gives the place up and forgets it
  *
  * Statuses come as the API sends them: PENDING, WAITING (position, etaSeconds), AVAILABLE (expiresAt), EXPIRED,
- * and whatever a newer server adds; callers should show an unknown status rather than fail on it. Every failure
+ * SOLD_OUT (with expiresAt when admitted before the stock ran out), and whatever a newer server adds; callers should show an unknown status rather than fail on it. Every failure
  * is a Refusal with the HTTP status (0 when the network failed), the problem's `code`, a sentence and, for 429
  * and 503, how long to wait. Plain ES2020, no dependencies, no build step.
  */
@@ -248,10 +248,11 @@
     }
 
     /**
-     * Follows the place until it needs no more waiting: by its event stream (`…/events`, Server-Sent Events: the
-     * server tells each change as it reads it) where the browser has EventSource, by polling (see poll) where it
-     * has not, when the stream fails, or when the server asks this page to poll instead. Once AVAILABLE it polls:
-     * a poll's Date header sets the clock the countdown to `expiresAt` runs on.
+     * Follows the place until it is gone: by its event stream (`…/events`, Server-Sent Events: the server tells each
+     * change as it reads it) where the browser has EventSource, by polling (see poll) where it has not, when the
+     * stream fails, or when the server asks this page to poll instead. An admitted place stays followed: the stock
+     * can run out under it (SOLD_OUT, with the admission's `expiresAt`) and come back (AVAILABLE again). The first
+     * answer with an `expiresAt` is fetched by one poll, whose Date header sets the clock the countdown runs on.
      *
      * @param {function(object)} onStatus every change
      * @param {function(Refusal, number)} [onProblem] every failure, with the milliseconds until the next try
@@ -264,6 +265,7 @@
       }
       var stopped = false;
       var stopPolling = null;
+      var clockOffsetMs = null;
       var source = new global.EventSource(this.entryUrl() + '/' + encodeURIComponent(this.token) + '/events');
       function pollInstead(afterMs) {
         source.close();
@@ -275,11 +277,17 @@
         if (stopped) return;
         var status = JSON.parse(event.data);
         status.receivedAt = Date.now();
-        status.clockOffsetMs = 0;
+        status.clockOffsetMs = clockOffsetMs || 0;
         line.remember(status);
-        if (status.status === 'AVAILABLE') {
-          // polling from here: its answers carry the server's clock for the countdown, and say when the slot ends
-          pollInstead(0);
+        if (typeof status.expiresAt === 'number' && clockOffsetMs === null) {
+          // a countdown runs on the server's clock: one poll's Date header says how far this browser's is off
+          clockOffsetMs = 0;
+          line.status().then(function (polled) {
+            clockOffsetMs = polled.clockOffsetMs;
+            if (!stopped) onStatus(polled);
+          }, function () {
+            if (!stopped) onStatus(status);
+          });
           return;
         }
         onStatus(status);

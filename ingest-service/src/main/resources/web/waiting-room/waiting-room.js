@@ -1,20 +1,37 @@
 /*
  * The waiting page: join, watch the place move, book when admitted. Everything it knows about the line comes
- * through queuegate.js, the same client a shop would use; this file only decides what to show and say.
+ * through queuegate.js, the same client a shop would use; this file only decides what to show and say. What it says
+ * comes from the catalogue the server put into the page (#messages), in the page's language.
  */
 (function () {
   'use strict';
 
   var VIEWS = ['join-view', 'waiting-view', 'available-view', 'done-view'];
   var USER_ID = /^[A-Za-z0-9._@:-]{1,64}$/;
+  /** Where the language a person picked with the switch is remembered, for their next visit. */
+  var LANGUAGE_KEY = 'queuegate:language';
+  var MESSAGES = JSON.parse(document.getElementById('messages').textContent);
+  var LANGUAGE = document.documentElement.lang || 'en';
 
   var line = null;
   var stopWatching = null;
   var countdownTimer = null;
   var expiresAtHere = null;
+  /** Admitted, but the stock ran out: the turn is kept in case tickets come back before it ends. */
+  var soldOutTurn = false;
 
   function $(id) {
     return document.getElementById(id);
+  }
+
+  /** The page's words for key, with {0}, {1}… filled in by the arguments after it. */
+  function t(key) {
+    var args = arguments;
+    var text = Object.prototype.hasOwnProperty.call(MESSAGES, key) ? MESSAGES[key] : key;
+    return text.replace(/\{(\d+)\}/g, function (all, index) {
+      var value = args[Number(index) + 1];
+      return value === undefined ? all : String(value);
+    });
   }
 
   function show(view) {
@@ -38,7 +55,7 @@
   }
 
   function clock(date) {
-    return date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    return date.toLocaleTimeString(LANGUAGE, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
   }
 
   function stopAll() {
@@ -59,7 +76,7 @@
     show('join-view');
     var button = $('join');
     button.disabled = false;
-    button.textContent = 'Join';
+    button.textContent = t('join');
   }
 
   function showDone(heading, text, booking) {
@@ -72,18 +89,18 @@
     if (booking) {
       $('booking-id').textContent = booking.bookingId;
       $('booking-quantity').textContent = String(booking.quantity);
-      $('booking-time').textContent = new Date(booking.bookedAt).toLocaleString();
+      $('booking-time').textContent = new Date(booking.bookedAt).toLocaleString(LANGUAGE);
     }
     announce(heading + '. ' + text);
     $('done-heading').focus();
   }
 
   function showBooked(booking) {
-    showDone('Booked!', 'Your booking is confirmed. Keep the booking reference below.', booking);
+    showDone(t('done.booked.heading'), t('done.booked.text'), booking);
   }
 
   function showSoldOut() {
-    showDone('Sold out', 'Every ticket was taken before you could book. Nothing was booked or charged.');
+    showDone(t('done.soldOut.heading'), t('done.soldOut.text'));
   }
 
   function showWaiting() {
@@ -95,17 +112,16 @@
   function positionText(position) {
     if (position === null || position === undefined) {
       // before the sale opens nobody has a number: the order is drawn at the opening
-      return 'You are in line. Your number is drawn when the sale opens.';
+      return t('position.unnumbered');
     }
     var ahead = position - 1;
-    var people = ahead === 0 ? 'Nobody is ahead of you.'
-        : ahead === 1 ? '1 person is ahead of you.' : ahead + ' people are ahead of you.';
-    return 'You are number ' + position + ' in line. ' + people;
+    var people = ahead === 0 ? t('ahead.none') : ahead === 1 ? t('ahead.one') : t('ahead.other', ahead);
+    return t('position.number', position) + ' ' + people;
   }
 
   function minutesText(seconds) {
     var minutes = Math.max(1, Math.round(seconds / 60));
-    return minutes + (minutes === 1 ? ' minute' : ' minutes');
+    return t(minutes === 1 ? 'minutes.one' : 'minutes.other', minutes);
   }
 
   // Before the line's pace is measured the server gives a range (etaSeconds to etaMaxSeconds): said as a range, never
@@ -116,19 +132,17 @@
     }
     if (typeof etaMaxSeconds === 'number' && etaMaxSeconds > etaSeconds) {
       if (etaMaxSeconds < 60) {
-        return 'Your turn should come in less than a minute.';
+        return t('eta.underMinute');
       }
       if (etaSeconds < 60) {
-        return 'Your turn should come within ' + minutesText(etaMaxSeconds)
-            + '; the line is just starting, so this will get more precise.';
+        return t('eta.within', minutesText(etaMaxSeconds));
       }
-      return 'Your turn should come in ' + minutesText(etaSeconds) + ' to ' + minutesText(etaMaxSeconds)
-          + '; the line is just starting, so this will get more precise.';
+      return t('eta.range', minutesText(etaSeconds), minutesText(etaMaxSeconds));
     }
     if (etaSeconds < 60) {
-      return 'Your turn should come in less than a minute.';
+      return t('eta.underMinute');
     }
-    return 'Your turn should come in about ' + minutesText(etaSeconds) + '.';
+    return t('eta.about', minutesText(etaSeconds));
   }
 
   function showProgress(percent) {
@@ -157,25 +171,65 @@
 
   function showAvailable(status) {
     expiresAtHere = status.expiresAt - (status.clockOffsetMs || 0);
-    if ($('available-view').hidden) {
+    if ($('available-view').hidden || soldOutTurn) {
+      soldOutTurn = false;
       show('available-view');
+      $('available-heading').textContent = t('available.heading');
+      $('available-text').textContent = t('available.text');
+      $('countdown-label').textContent = t('available.countdown');
+      $('book').hidden = false;
       $('book').disabled = false;
-      $('book').textContent = 'Book';
-      announce("It's your turn. You can book now.");
+      $('book').textContent = t('book');
+      announce(t('available.announce'));
       $('book').focus();
     }
+    countDown();
+  }
+
+  /**
+   * Admitted, but every ticket is taken: said at once, with no Book button the counter could only refuse. The turn
+   * is kept until it ends, and if tickets come back before then the place reads AVAILABLE again.
+   */
+  function showSoldOutTurn(expiresAt) {
+    if (typeof expiresAt === 'number') {
+      expiresAtHere = expiresAt;
+    }
+    if (!soldOutTurn || $('available-view').hidden) {
+      soldOutTurn = true;
+      show('available-view');
+      $('available-heading').textContent = t('soldOutTurn.heading');
+      $('available-text').textContent = t('soldOutTurn.text');
+      $('countdown-label').textContent = t('soldOutTurn.countdown');
+      $('book').hidden = true;
+      announce(t('soldOutTurn.heading') + '. ' + t('soldOutTurn.text'));
+      $('leave-available').focus();
+    }
+    countDown();
+  }
+
+  function countDown() {
     tick();
     if (!countdownTimer) {
       countdownTimer = setInterval(tick, 1000);
     }
   }
 
+  /** The end of a turn that ran out while sold out: nothing came back in time. */
+  function showSoldOutForGood() {
+    soldOutTurn = false;
+    line.save({ outcome: 'SOLD_OUT' });
+    showSoldOut();
+  }
+
   function tick() {
     var left = expiresAtHere - Date.now();
     if (left <= 0) {
       $('countdown').textContent = '0:00';
-      showDone('Your time to book ran out', 'Your turn was held for a while and has now passed to the next '
-          + 'people in line.');
+      if (soldOutTurn) {
+        showSoldOutForGood();
+      } else {
+        showDone(t('done.timeUp.heading'), t('done.timeUp.text'));
+      }
       return;
     }
     var total = Math.ceil(left / 1000);
@@ -191,8 +245,7 @@
     showWaiting();
     $('pending').hidden = true;
     $('other-status').hidden = false;
-    $('other-status').textContent = 'Your place is kept. The waiting room says: '
-        + String(status.status).toLowerCase().replace(/_/g, ' ') + '.';
+    $('other-status').textContent = t('otherStatus', String(status.status).toLowerCase().replace(/_/g, ' '));
   }
 
   // --- the line ----------------------------------------------------------------------------------------
@@ -216,18 +269,24 @@
         showAvailable(status);
         break;
       case 'EXPIRED':
-        showDone('Your place has gone', 'It expired, was used for a booking, was given up, or was released '
-            + 'because this page stopped checking in for too long. '
-            + 'A place is for one sale only, so joining again with the same user ID shows this again.');
+        if (soldOutTurn) {
+          showSoldOutForGood();
+        } else {
+          showDone(t('done.expired.heading'), t('done.expired.text'));
+        }
         break;
       case 'SOLD_OUT':
+        if (typeof status.expiresAt === 'number') {
+          // admitted before the stock ran out: the turn is kept, with nothing to book until tickets come back
+          showSoldOutTurn(status.expiresAt - (status.clockOffsetMs || 0));
+          break;
+        }
         // the line's own sold out: the place is kept and polling goes on, slower; tickets may come back
         showWaiting();
         $('pending').hidden = true;
         $('place').hidden = true;
         $('other-status').hidden = false;
-        $('other-status').textContent = 'Sold out for now: every ticket is taken. You keep your place, and if '
-            + 'tickets come back (a booking cancelled or not paid), the line moves again and this page shows it.';
+        $('other-status').textContent = t('soldOut.waiting');
         if ($('announcer').textContent !== $('other-status').textContent) {
           announce($('other-status').textContent);
         }
@@ -235,9 +294,9 @@
       default:
         showOther(status);
     }
-    if (status.opensAt && status.status !== 'AVAILABLE') {
+    if (status.opensAt && !$('waiting-view').hidden) {
       $('other-status').hidden = false;
-      $('other-status').textContent = 'The sale opens at ' + clock(new Date(status.opensAt)) + '. Your place is kept.';
+      $('other-status').textContent = t('opensAt', clock(new Date(status.opensAt)));
     }
   }
 
@@ -245,19 +304,18 @@
     if (refusal.status === 400) {
       line.forget();
       showJoin();
-      say('This waiting room no longer recognises the place saved in this browser. Please join again.');
+      say(t('problem.unknownPlace'));
       return;
     }
-    var next = ' Checking again in ' + seconds(waitMs) + ' s.';
+    var next = t('problem.retry', seconds(waitMs));
     if (refusal.status === 503) {
-      say('The waiting room is very busy right now (it answered 503). You keep your place.' + next);
+      say(t('problem.busy') + next);
     } else if (refusal.status === 429) {
-      say('Slow down: we are checking a little less often. You keep your place.' + next);
+      say(t('problem.slowDown') + next);
     } else if (refusal.status === 0) {
-      say('We cannot reach the waiting room. Check your connection; you keep your place.' + next);
+      say(t('problem.offline') + next);
     } else {
-      say('Something went wrong while checking your place (HTTP ' + refusal.status + '). You keep your place.'
-          + next);
+      say(t('problem.other', refusal.status) + next);
     }
   }
 
@@ -269,23 +327,22 @@
   function joinProblem(refusal) {
     switch (refusal.code) {
       case 'queue_closed':
-        return 'This waiting room is closed right now. Please try again later.';
+        return t('join.closed');
       case 'queue_not_found':
-        return 'There is no waiting room for this product.';
+        return t('join.notFound');
       case 'proof_invalid':
       case 'proof_required':
-        return 'Your browser could not be checked. Please try again.';
+        return t('join.proof');
       case 'invalid_request':
-        return 'Please check your user ID: letters, digits and . _ @ : - only, up to 64 characters.';
+        return t('join.invalidUserId');
       default:
         if (refusal.status === 503 || refusal.status === 429) {
-          return 'The waiting room is very busy right now. Please try again in '
-              + seconds(refusal.retryAfterMs || 1000) + ' s.';
+          return t('join.busy', seconds(refusal.retryAfterMs || 1000));
         }
         if (refusal.status === 0) {
-          return 'We cannot reach the waiting room. Check your connection and try again.';
+          return t('join.offline');
         }
-        return 'Joining failed (HTTP ' + refusal.status + '). Please try again.';
+        return t('join.failed', refusal.status);
     }
   }
 
@@ -295,17 +352,17 @@
     var userId = input.value.trim();
     if (!USER_ID.test(userId)) {
       input.setAttribute('aria-invalid', 'true');
-      say('Please enter a user ID: letters, digits and . _ @ : - only, up to 64 characters.');
+      say(t('join.enterUserId'));
       input.focus();
       return;
     }
     input.removeAttribute('aria-invalid');
     var button = $('join');
     button.disabled = true;
-    button.textContent = 'Joining…';
+    button.textContent = t('joining');
     try {
       await line.join(userId, function (elapsedMs) {
-        button.textContent = 'Checking your browser… ' + (elapsedMs / 1000).toFixed(1) + ' s';
+        button.textContent = t('checking', (elapsedMs / 1000).toFixed(1));
       });
       say('');
       show('waiting-view');
@@ -313,36 +370,35 @@
       $('place').hidden = true;
       showProgress(0);
       $('position').textContent = '';
-      announce("We've got your place.");
+      announce(t('pending.announce'));
       $('leave').focus();
       watch();
     } catch (refusal) {
       say(joinProblem(refusal));
       button.disabled = false;
-      button.textContent = 'Join';
+      button.textContent = t('join');
     }
   }
 
   async function book() {
     var button = $('book');
     button.disabled = true;
-    button.textContent = 'Booking…';
+    button.textContent = t('booking');
     try {
       var booking = await line.book(1);
       showBooked(booking);
     } catch (refusal) {
       if (refusal.code === 'sold_out') {
-        line.save({ outcome: 'SOLD_OUT' });
-        showSoldOut();
+        // sold out before the page heard of it: the turn is kept (the watch goes on) should tickets come back
+        showSoldOutTurn();
       } else if (refusal.status === 403) {
-        showDone('Your turn has ended', 'The booking counter no longer accepts this place: the time to book ran '
-            + 'out, or the place was already used. Nothing was booked.');
+        showDone(t('done.turnEnded.heading'), t('done.turnEnded.text'));
       } else {
-        say(refusal.status === 0 ? 'We cannot reach the booking counter. Nothing was booked; please try again.'
-            : refusal.status === 503 ? 'The booking could not be stored, so nothing was taken. Please press Book again.'
-            : 'The booking failed (HTTP ' + refusal.status + '). Nothing was booked; please try again.');
+        say(refusal.status === 0 ? t('book.offline')
+            : refusal.status === 503 ? t('book.unavailable')
+            : t('book.failed', refusal.status));
         button.disabled = false;
-        button.textContent = 'Book';
+        button.textContent = t('book');
       }
     }
   }
@@ -351,10 +407,10 @@
     try {
       await line.leave();
       showJoin();
-      say('You left the line and gave up your place.');
+      say(t('leave.done'));
       $('user-id').focus();
     } catch (refusal) {
-      say('Leaving did not work just now (' + (refusal.status || 'no connection') + '). Please try again.');
+      say(t('leave.failed', refusal.status || t('leave.noConnection')));
     }
   }
 
@@ -394,15 +450,46 @@
     return { bookingUrl: '' };
   }
 
+  /**
+   * The language: the server answered in the one the switch (?lang=) or the browser asked for. A choice made with
+   * the switch is remembered here and asked for again on a later visit without ?lang=. Returns false while the page
+   * is being loaded again in the remembered language.
+   */
+  function language() {
+    var asked = new URLSearchParams(location.search).get('lang');
+    var remembered = null;
+    try {
+      if (asked) {
+        localStorage.setItem(LANGUAGE_KEY, asked);
+      }
+      remembered = localStorage.getItem(LANGUAGE_KEY);
+    } catch (e) {
+      // storage refused: the switch still works by its ?lang= links
+    }
+    var offered = Array.prototype.map.call(document.querySelectorAll('nav.languages a'), function (link) {
+      return link.dataset.lang;
+    });
+    if (!asked && remembered && remembered !== LANGUAGE && offered.indexOf(remembered) >= 0) {
+      var url = new URL(location.href);
+      url.searchParams.set('lang', remembered);
+      location.replace(url.href);
+      return false;
+    }
+    return true;
+  }
+
   async function start() {
+    if (!language()) {
+      return;
+    }
     var match = /^\/queues\/([1-9][0-9]{0,18})\/?$/.exec(location.pathname);
     if (!match) {
-      showDone('No waiting room here', 'The address should look like /queues/42.');
+      showDone(t('done.noRoom.heading'), t('done.noRoom.text'));
       return;
     }
     var productId = match[1];
-    $('title').textContent = 'Waiting room for product ' + productId;
-    document.title = 'Waiting room · product ' + productId;
+    $('title').textContent = t('title.product', productId);
+    document.title = t('title.document', productId);
     var settings = await pageSettings();
     line = Queuegate.line({ productId: productId, bookingUrl: settings.bookingUrl });
     $('join-form').addEventListener('submit', join);

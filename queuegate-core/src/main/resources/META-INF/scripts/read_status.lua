@@ -15,8 +15,10 @@
 --
 -- A user the line has never placed is PENDING, however long the log's lag: only an applied enter event puts a
 -- user in waiting, and only a leave, an expiry or a booking puts one in gone, so an accepted token is never
--- called EXPIRED before the line had it. While the product is sold out (stock:{p} set and at most 0), WAITING
--- and PENDING read SOLD_OUT; the place is kept, and the line moves again when stock returns.
+-- called EXPIRED before the line had it. While the product is sold out (stock:{p} set and at most 0), WAITING,
+-- PENDING and AVAILABLE read SOLD_OUT: an admitted user must not be told to book what the counter can only refuse.
+-- Every place is kept: the line moves again when stock returns, and an admission still within its expiry reads
+-- AVAILABLE again (its SOLD_OUT carries that expiry).
 -- One script reads every user at one instant, so no answer of a batch is older than the batch's call.
 --
 -- Without maxPollsPerSecond and abandonAfterSeconds the script only reads. With either, it records in seen:{p}
@@ -65,10 +67,13 @@ end
 local function place(user)
   local expiresAt = redis.call('ZSCORE', KEYS[1], user)
   if expiresAt then
-    if tonumber(expiresAt) > clock() then
-      return 'AVAILABLE', 0, expiresAt, -1
+    if tonumber(expiresAt) <= clock() then
+      return 'EXPIRED', 0, 0, -1
     end
-    return 'EXPIRED', 0, 0, -1
+    if soldOut then
+      return 'SOLD_OUT', 0, expiresAt, -1
+    end
+    return 'AVAILABLE', 0, expiresAt, -1
   end
   local rank = redis.call('ZRANK', KEYS[2], user)
   if rank then

@@ -59,6 +59,15 @@ final class Browser implements AutoCloseable {
         return open(options -> options.addArguments("--window-size=1280,900"));
     }
 
+    /** A desktop-sized window whose requests say {@code Accept-Language: <languages>}, e.g. {@code "ko-KR,ko"}. */
+    static Browser desktop(String languages) {
+        return open(options -> {
+            options.addArguments("--window-size=1280,900", "--lang=" + languages.split(",")[0]);
+            options.setExperimentalOption("prefs", Map.of("intl.accept_languages", languages));
+            return options;
+        });
+    }
+
     /** A phone: a 390 × 844 CSS-pixel touch screen that honours the page's viewport meta tag. */
     static Browser phone() {
         return open(options -> options.setExperimentalOption("mobileEmulation", Map.of("deviceMetrics",

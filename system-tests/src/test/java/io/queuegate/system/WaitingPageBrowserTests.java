@@ -193,22 +193,108 @@ class WaitingPageBrowserTests extends StackTests {
     }
 
     @Test
-    void soldOutIsSaidInPlainWordsAndStaysAfterAReload() {
+    void soldOutIsSaidAtOnceToAnAdmittedPersonWhoKeepsTheTurnAndBooksWhenTicketsComeBack() {
         long productId = queue(5, 120, 1);
         Browser browser = joined(productId, "too-late");
         browser.awaitText("#available-heading", "It's your turn");
-        // someone else admitted at the same time books the last ticket first
+        // someone else admitted at the same time books the last ticket: the page says so without being asked
         String quicker = enterAndAwait(productId, "quicker", "AVAILABLE");
         assertThat(this.stack.book(productId, quicker).status()).isEqualTo(201);
-        browser.find("#book").click();
-        browser.awaitText("#done-heading", "Sold out");
-        assertThat(browser.text("#done-text")).contains("Nothing was booked or charged.");
+        browser.awaitText("#available-heading", "Sold out for now");
+        assertThat(browser.text("#available-text")).contains("Your turn is kept");
+        assertThat(browser.visible("#book")).as("no Book button the counter could only refuse").isFalse();
+        assertThat(browser.text("#countdown-label")).isEqualTo("Your turn is kept for");
+        assertThat(browser.text("#countdown")).matches("[12]:\\d{2}");
+        assertThat(this.stack.status(productId, savedToken(browser, productId)).text("status")).isEqualTo("SOLD_OUT");
         browser.screenshot("7-sold-out");
 
         browser.driver.navigate().refresh();
-        browser.awaitText("#done-heading", "Sold out");
+        browser.awaitText("#available-heading", "Sold out for now");
+
+        // a ticket comes back within the turn, and the Book button with it
+        assertThat(this.stack.setStock(productId, 1).status()).isEqualTo(200);
+        browser.awaitText("#available-heading", "It's your turn");
+        browser.find("#book").click();
+        browser.awaitText("#done-heading", "Booked!");
+        assertThat(browser.consoleErrors()).isEmpty();
+    }
+
+    @Test
+    void aBookingRefusedAsSoldOutBeforeThePageHeardOfItKeepsTheTurn() {
+        long productId = queue(5, 120, 1);
+        // a browser without event streams whose polls go unanswered once admitted: the counter tells it first
+        Browser browser = desktop();
+        browser.driver.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument",
+                Map.of("source", "delete window.EventSource;"));
+        browser.open(page(productId));
+        join(browser, "too-late");
+        browser.awaitText("#available-heading", "It's your turn");
+        browser.script("""
+                const real = window.fetch;
+                window.fetch = function (url, init) {
+                  if (String(url).includes('/entries/') && (!init || init.method === 'GET')) return new Promise(() => {});
+                  return real.apply(this, arguments);
+                };""");
+        String quicker = enterAndAwait(productId, "quicker", "AVAILABLE");
+        assertThat(this.stack.book(productId, quicker).status()).isEqualTo(201);
+
+        browser.find("#book").click();
+        browser.awaitText("#available-heading", "Sold out for now");
+        assertThat(browser.visible("#book")).isFalse();
         // the booking's 409 is the answer this test provokes; the browser logs every 4xx load
         assertThat(browser.consoleErrors("409")).isEmpty();
+    }
+
+    @Test
+    void aKoreanBrowserGetsThePageInKoreanAndTheSwitchTurnsItToEnglishForGood() {
+        long productId = queue(1, 120, 5);
+        enterAndAwait(productId, "ko-holder", "AVAILABLE");
+        Browser browser = Browser.desktop("ko-KR,ko");
+        this.browsers.add(browser);
+        browser.open(page(productId));
+        browser.awaitText("h1", "상품 " + productId + " 대기실");
+        assertThat(browser.text("#join-heading")).isEqualTo("대기열에 들어가기");
+        assertThat(browser.text("#join")).isEqualTo("대기열 들어가기");
+
+        join(browser, "hangul");
+        browser.awaitText("#position", "현재 대기 순번은 1번입니다. 내 앞에 아무도 없습니다.");
+        assertThat(browser.text("#waiting-heading")).isEqualTo("대기 중");
+        assertThat(browser.text("#eta")).startsWith("예상 대기 시간");
+        assertThat(browser.text("#leave")).isEqualTo("대기열 나가기");
+        browser.screenshot("11-korean-waiting");
+
+        browser.find("nav.languages a[lang=en]").click();
+        browser.awaitText("#position", "You are number 1 in line. Nobody is ahead of you.");
+        assertThat(browser.text("#waiting-heading")).isEqualTo("You are in line");
+        // the choice is remembered: the page's plain address speaks English in this browser from now on
+        browser.open(page(productId));
+        browser.awaitText("#position", "You are number 1 in line.");
+        assertThat(browser.script("return document.documentElement.lang;")).isEqualTo("en");
+        assertThat(browser.consoleErrors()).isEmpty();
+    }
+
+    @Test
+    void anEnglishBrowserGetsThePageInEnglishAndTheSwitchTurnsItToKorean() {
+        long productId = queue(1, 120, 5);
+        String holder = enterAndAwait(productId, "en-holder", "AVAILABLE");
+        Browser browser = Browser.desktop("en-US,en");
+        this.browsers.add(browser);
+        browser.open(page(productId));
+        browser.awaitText("h1", "Waiting room for product " + productId);
+        assertThat(browser.text("#join")).isEqualTo("Join");
+        join(browser, "latin");
+        browser.awaitText("#position", "You are number 1 in line. Nobody is ahead of you.");
+
+        browser.find("nav.languages a[lang=ko]").click();
+        browser.awaitText("#position", "현재 대기 순번은 1번입니다.");
+        assertThat(browser.text("h1")).isEqualTo("상품 " + productId + " 대기실");
+        assertThat(this.stack.leave(productId, holder).status()).isEqualTo(204);
+        browser.awaitText("#available-heading", "입장 가능");
+        assertThat(browser.text("#available-text")).startsWith("지금 예매할 수 있습니다.");
+        assertThat(browser.text("#countdown-label")).isEqualTo("남은 예매 시간");
+        assertThat(browser.text("#book")).isEqualTo("예매하기");
+        browser.screenshot("12-korean-available");
+        assertThat(browser.consoleErrors()).isEmpty();
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.queuegate.admission.admin;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -47,22 +49,65 @@ class QueueAdminController {
 
     @PutMapping(path = "/{productId}", consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Create or change a queue", description = "maxPollsPerSecond, abandonAfterSeconds, "
-            + "opensAt, challengeMaxNumber, inviteOnly, passKeys and passJwksUri are optional; left out, they are off (a "
-            + "change that leaves one out turns it off).")
-    @ApiResponse(responseCode = "200", description = "The stored settings")
+            + "opensAt, challengeMaxNumber, inviteOnly, passKeys, passJwksUri, webhookUrl and webhookSecret are "
+            + "optional; left out, they are off (a change that leaves one out turns it off), except webhookSecret: "
+            + "left out with a webhookUrl, the secret stored is kept.")
+    @ApiResponse(responseCode = "200", description = "The stored settings, without webhookSecret")
     @ApiResponse(responseCode = "400", description = "invalid_request: a number out of its range, a pass key that "
-            + "is not a public P-256 JWK, a passJwksUri that is not an http(s) URL, both passKeys and passJwksUri, or "
-            + "inviteOnly without either; nothing is stored")
+            + "is not a public P-256 JWK, a passJwksUri that is not an http(s) URL, both passKeys and passJwksUri, "
+            + "inviteOnly without either, a webhookUrl that is not an http(s) URL, a webhookUrl without a "
+            + "webhookSecret (16 to 256 characters) given or stored, or a webhookSecret without a webhookUrl; nothing "
+            + "is stored")
     @ApiResponse(responseCode = "401", description = "unauthorized")
     @ApiResponse(responseCode = "503", description = "unavailable: not stored in Kafka, so not stored at all")
-    QueueSettings put(@PathVariable("productId") String productIdText, @Valid @RequestBody QueueSettings settings) {
+    QueueSettings put(@PathVariable("productId") String productIdText, @Valid @RequestBody QueueSettings given) {
         long productId = ProductIds.parse(productIdText);
+        QueueSettings settings = keepWebhookSecret(productId, given);
         checkPasses(settings);
+        checkWebhook(settings);
         DurableWrite.orUnavailable(() -> this.publisher.publish(productId, settings),
                 "The settings could not be stored durably; nothing changed, try again.",
                 DurableWrite.OPERATOR_RETRY_AFTER);
         this.store.save(productId, settings);
-        return settings;
+        return settings.withoutWebhookSecret();
+    }
+
+    /**
+     * A webhook given without its secret keeps the one stored: no answer carries the secret, so a change of other
+     * settings made from what a GET answered (the operator view's) could not send it back.
+     */
+    private QueueSettings keepWebhookSecret(long productId, QueueSettings given) {
+        if (given.webhookUrl() == null || given.webhookSecret() != null) {
+            return given;
+        }
+        return this.store.findSettings(productId)
+            .map(QueueSettings::webhookSecret)
+            .map(given::withWebhookSecret)
+            .orElse(given);
+    }
+
+    /** A URL to post to and a secret to sign with, both or neither. */
+    private static void checkWebhook(QueueSettings settings) {
+        if (settings.webhookUrl() != null && !isHttpUrl(settings.webhookUrl())) {
+            throw ApiException.invalidRequest("webhookUrl must be an absolute http or https URL.");
+        }
+        if (settings.webhookUrl() != null && settings.webhookSecret() == null) {
+            throw ApiException.invalidRequest("A webhookUrl needs a webhookSecret to sign its events with.");
+        }
+        if (settings.webhookSecret() != null && settings.webhookUrl() == null) {
+            throw ApiException.invalidRequest("A webhookSecret needs a webhookUrl to send events to.");
+        }
+    }
+
+    private static boolean isHttpUrl(String text) {
+        try {
+            URI uri = new URI(text);
+            return uri.getHost() != null && uri.getRawUserInfo() == null
+                    && ("https".equalsIgnoreCase(uri.getScheme()) || "http".equalsIgnoreCase(uri.getScheme()));
+        }
+        catch (URISyntaxException ex) {
+            return false;
+        }
     }
 
     /** Pass keys a pass could be verified with, or where to fetch them, and an invite-only queue one can join. */
@@ -152,6 +197,9 @@ class QueueAdminController {
      * @param inviteOnly null or false when anyone may enter
      * @param passKeys the public keys passes are verified with; null when the queue takes no passes or fetches them
      * @param passJwksUri where the shop publishes its pass keys; null when they are given or there are none
+     * @param webhookUrl where the shop is told of each admission; null when it is not
+     * @param webhookSecretSet whether the webhook's events are signed with a secret; the secret itself is never
+     *        answered
      * @param held users the operator holds (they wait and are never admitted until released)
      * @param revokedTotal places the operator revoked
      * @param deletedAt when the queue was deleted: it is draining, and leaves the list once nobody is left in it;
@@ -160,8 +208,8 @@ class QueueAdminController {
     record QueueResponse(long productId, int maxActive, int admitPerSecond, int entryTtlSeconds, boolean open,
             Integer maxPollsPerSecond, Integer abandonAfterSeconds, Long opensAt, long waiting, long active,
             long admittedTotal, Double pace, boolean soldOut, String seed, Integer challengeMaxNumber,
-            Boolean inviteOnly, List<Map<String, Object>> passKeys, String passJwksUri, long held, long revokedTotal,
-            Long deletedAt) {
+            Boolean inviteOnly, List<Map<String, Object>> passKeys, String passJwksUri, String webhookUrl,
+            boolean webhookSecretSet, long held, long revokedTotal, Long deletedAt) {
 
         static QueueResponse of(long productId, QueueView view) {
             QueueSettings settings = view.settings();
@@ -169,7 +217,8 @@ class QueueAdminController {
                     settings.entryTtlSeconds(), settings.open(), settings.maxPollsPerSecond(),
                     settings.abandonAfterSeconds(), settings.opensAt(), view.waiting(), view.active(),
                     view.admittedTotal(), view.pace(), view.soldOut(), view.seed(), settings.challengeMaxNumber(),
-                    settings.inviteOnly(), settings.passKeys(), settings.passJwksUri(), view.held(),
+                    settings.inviteOnly(), settings.passKeys(), settings.passJwksUri(), settings.webhookUrl(),
+                    settings.webhookSecret() != null, view.held(),
                     view.revokedTotal(), view.deletedAt());
         }
     }

@@ -1,5 +1,6 @@
 package io.queuegate.admission.audit;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -11,10 +12,13 @@ import java.util.concurrent.TimeUnit;
 import io.queuegate.admission.AdmissionProperties;
 import io.queuegate.admission.PeriodicTask;
 import io.queuegate.admission.admit.QueueShare;
+import io.queuegate.admission.webhook.WebhookProperties;
 import io.queuegate.core.event.EntriesChanged;
+import io.queuegate.core.event.UserAdmitted;
 import io.queuegate.core.queue.Keyspace;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.queue.QueueScripts;
+import io.queuegate.core.queue.QueueSettings;
 import io.queuegate.core.queue.QueueStore;
 import io.queuegate.core.token.TokenCodec;
 
@@ -39,6 +43,11 @@ import org.springframework.stereotype.Component;
  *
  * <p>The scripts write user ids, which is what the line holds; the relay turns them back into the users' tokens
  * (a token is a function of the product and the user), so the events on the topic name tokens as they always did.
+ *
+ * <p>For a queue with a webhook, the relay also publishes each admitted user of an {@code ADMITTED} change as a
+ * {@link UserAdmitted} of its own, for the webhook's sender, and deletes the change only once both are acknowledged.
+ * The audit stream is the admissions' outbox: the admission step writes it in the same atomic step, so a worker that
+ * dies after admitting loses no user's event, and a queue without a webhook costs the step nothing more.
  */
 @Component
 class AuditRelay extends PeriodicTask {
@@ -57,6 +66,10 @@ class AuditRelay extends PeriodicTask {
 
     private final TokenCodec tokens;
 
+    private final KafkaTemplate<String, UserAdmitted> admissions;
+
+    private final WebhookProperties webhook;
+
     private final Keyspace keyspace;
 
     private final QueueShare share;
@@ -64,8 +77,11 @@ class AuditRelay extends PeriodicTask {
     private final String workerId = UUID.randomUUID().toString();
 
     AuditRelay(StringRedisTemplate redis, QueueStore queues, KafkaTemplate<String, EntriesChanged> kafka,
-            AdmissionProperties properties, TokenCodec tokens, Keyspace keyspace, QueueShare share) {
+            AdmissionProperties properties, TokenCodec tokens, Keyspace keyspace, QueueShare share,
+            KafkaTemplate<String, UserAdmitted> admissions, WebhookProperties webhook) {
         super("audit-relay", properties.auditInterval());
+        this.admissions = admissions;
+        this.webhook = webhook;
         this.share = share;
         this.tokens = tokens;
         this.keyspace = keyspace;
@@ -107,6 +123,16 @@ class AuditRelay extends PeriodicTask {
             sends.add(this.kafka.send(this.properties.auditTopic(), Long.toString(productId),
                     event(productId, record, this.tokens)));
         }
+        if (records.stream().anyMatch(AuditRelay::isAdmission)
+                && this.queues.findSettings(productId).filter(QueueSettings::hasWebhook).isPresent()) {
+            for (MapRecord<String, Object, Object> record : records) {
+                if (isAdmission(record)) {
+                    for (UserAdmitted admitted : admitted(productId, record, this.tokens)) {
+                        sends.add(this.admissions.send(this.webhook.topic(), Long.toString(productId), admitted));
+                    }
+                }
+            }
+        }
         try {
             CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
         }
@@ -134,6 +160,31 @@ class AuditRelay extends PeriodicTask {
                 Long.parseLong(String.valueOf(fields.get("at"))),
                 expiresAt == null ? null : Long.valueOf(expiresAt.toString()),
                 bookingId == null ? null : bookingId.toString(), seed == null ? null : seed.toString());
+    }
+
+    private static boolean isAdmission(MapRecord<String, Object, Object> record) {
+        return "ADMITTED".equals(String.valueOf(record.getValue().get("type")));
+    }
+
+    /**
+     * Each user of an {@code ADMITTED} change, with an event id drawn from the product, the change and the user: the
+     * same however often the change is relayed.
+     */
+    private static List<UserAdmitted> admitted(long productId, MapRecord<String, Object, Object> record,
+            TokenCodec codec) {
+        Map<Object, Object> fields = record.getValue();
+        long at = Long.parseLong(String.valueOf(fields.get("at")));
+        long expiresAt = Long.parseLong(String.valueOf(fields.get("expiresAt")));
+        String change = record.getId().getValue();
+        return split(fields.get("users")).stream()
+            .map(user -> new UserAdmitted(eventId(productId, change, user), productId, user,
+                    codec.issue(productId, user).value(), at, expiresAt))
+            .toList();
+    }
+
+    private static String eventId(long productId, String change, String user) {
+        return UUID.nameUUIDFromBytes((productId + "/" + change + "/" + user).getBytes(StandardCharsets.UTF_8))
+            .toString();
     }
 
     private static List<String> split(Object joined) {

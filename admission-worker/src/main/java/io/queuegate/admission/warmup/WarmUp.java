@@ -76,6 +76,9 @@ class WarmUp extends WarmUpRunner {
                         Map.entry("queuegate.admission.sale-topic", copy.topic("sale")),
                         Map.entry("queuegate.admission.bookings-topic", copy.topic("bookings")),
                         Map.entry("queuegate.admission.leaves-topic", copy.topic("leaves")),
+                        Map.entry("queuegate.admission.webhook.topic", copy.topic("admissions")),
+                        Map.entry("queuegate.admission.webhook.dead-letter-topic", copy.topic("admissions.DLT")),
+                        Map.entry("queuegate.admission.webhook.group", copy.topic("webhooks")),
                         Map.entry("queuegate.admission.retention", "1h"),
                         Map.entry("spring.kafka.consumer.group-id", copy.topic("writer")),
                         Map.entry("spring.kafka.admin.auto-create", "true")));

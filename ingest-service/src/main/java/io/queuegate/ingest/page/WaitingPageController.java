@@ -2,38 +2,43 @@ package io.queuegate.ingest.page;
 
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
 
 import io.queuegate.web.ProductIds;
 import io.swagger.v3.oas.annotations.Hidden;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 
-import org.springframework.core.io.ClassPathResource;
-import org.springframework.core.io.Resource;
 import org.springframework.http.CacheControl;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseBody;
 
 /**
- * The waiting page people see: one static page for every product, which reads the product from its own path
- * and talks to the public API through {@code queuegate.js}. Its scripts and styles are static resources beside it.
+ * The waiting page people see: one page for every product, which reads the product from its own path and talks to
+ * the public API through {@code queuegate.js}, in the language the page's switch or the browser asks for
+ * ({@link WaitingPageTexts}). Its scripts and styles are static resources.
  */
 @Controller
 @Tag(name = "page", description = "The waiting page and what it needs to know")
 class WaitingPageController {
 
-    private static final Resource PAGE = new ClassPathResource("web/waiting-room/waiting-room.html");
-
     private final PageProperties properties;
+
+    private final WaitingPageTexts texts;
 
     private final String contentSecurityPolicy;
 
-    WaitingPageController(PageProperties properties) {
+    WaitingPageController(PageProperties properties, WaitingPageTexts texts) {
         this.properties = properties;
+        this.texts = texts;
         this.contentSecurityPolicy = contentSecurityPolicy(properties.bookingUrl());
     }
 
@@ -45,16 +50,30 @@ class WaitingPageController {
 
     @Hidden
     @GetMapping(path = "/queues/{productId}", produces = MediaType.TEXT_HTML_VALUE)
-    ResponseEntity<Resource> page(@PathVariable("productId") String productIdText) {
+    ResponseEntity<byte[]> page(@PathVariable("productId") String productIdText,
+            @RequestParam(name = "lang", required = false) String lang, ServerHttpRequest request) {
         ProductIds.parse(productIdText);
+        Locale language = this.texts.choose(lang, acceptedLanguages(request));
         return ResponseEntity.ok()
             .contentType(new MediaType(MediaType.TEXT_HTML, StandardCharsets.UTF_8))
             // the page is small and changes with a release; a stale copy would talk to a changed API
             .cacheControl(CacheControl.noCache())
+            .header(HttpHeaders.CONTENT_LANGUAGE, language.toLanguageTag())
+            .header(HttpHeaders.VARY, HttpHeaders.ACCEPT_LANGUAGE)
             .header("Content-Security-Policy", this.contentSecurityPolicy)
             .header("X-Content-Type-Options", "nosniff")
             .header("Referrer-Policy", "no-referrer")
-            .body(PAGE);
+            .body(this.texts.page(language));
+    }
+
+    /** The client's Accept-Language; none when it cannot be read, which is answered in English. */
+    private static List<Locale.LanguageRange> acceptedLanguages(ServerHttpRequest request) {
+        try {
+            return request.getHeaders().getAcceptLanguage();
+        }
+        catch (IllegalArgumentException unreadable) {
+            return List.of();
+        }
     }
 
     @GetMapping(path = "/api/v1/page-settings", produces = MediaType.APPLICATION_JSON_VALUE)

@@ -31,9 +31,10 @@ class EntryEventsController {
     @Operation(operationId = "followEntry", summary = "Follow a place as events", description = "text/event-stream: "
             + "an event (named by the status, data as a poll's answer) whenever the status, the position band (exact "
             + "below 100, then two significant digits) or the ETA's changes, read at the pace a poll is told; the "
-            + "stream ends after AVAILABLE or EXPIRED. Each event's id says what it told: reconnecting with "
-            + "Last-Event-ID skips an event that would say it again. A comment every 15 s keeps proxies from closing "
-            + "a quiet stream. A product with too many streams at this instance answers one event 'poll' (poll "
+            + "stream ends after EXPIRED. An admitted place goes on being told: it reads SOLD_OUT while the stock is 0 "
+            + "and AVAILABLE again if stock returns within the admission. Each event's id says what it told: "
+            + "reconnecting with Last-Event-ID skips an event that would say it again. A comment every 15 s keeps "
+            + "proxies from closing a quiet stream. A product with too many streams at this instance answers one event 'poll' (poll "
             + "instead, after pollAfterMs) and closes; a failed read ends the stream with an event 'problem' and the "
             + "retry to reconnect after.")
     @ApiResponse(responseCode = "200", description = "The place's events")

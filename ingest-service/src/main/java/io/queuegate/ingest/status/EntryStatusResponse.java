@@ -11,7 +11,8 @@ import io.queuegate.core.queue.TokenStatus;
  * @param etaMaxSeconds while the pace is not measured yet and the settings leave a range, the longest the wait can
  *        be (places held up to entryTtlSeconds each): the wait lies between etaSeconds and this. Null once the pace
  *        is measured, or when the settings bind it to one figure
- * @param expiresAt epoch milliseconds the entry ends when AVAILABLE, otherwise null
+ * @param expiresAt epoch milliseconds the entry ends when AVAILABLE; when SOLD_OUT, the end of the admission a user
+ *        admitted before the stock ran out keeps (AVAILABLE again if stock returns before then); otherwise null
  * @param pollAfterMs when to poll next (also sent as Retry-After, in seconds); null once there is nothing left to
  *        wait for
  * @param opensAt epoch milliseconds the sale opens, when the queue has an opening time; otherwise null

@@ -23,8 +23,10 @@ import org.springframework.stereotype.Component;
 
 /**
  * A place told as Server-Sent Events instead of polls: an event when its status, its position band or its ETA band
- * changes, and the last one when nothing is left to wait for (AVAILABLE, EXPIRED). Each event's id names what it
- * said, so a client that reconnects with {@code Last-Event-ID} is not told it again.
+ * changes, and the last one when the place is gone (EXPIRED: left, used, expired). Each event's id names what it
+ * said, so a client that reconnects with {@code Last-Event-ID} is not told it again. An admitted place is still
+ * followed: the stock can run out under it (SOLD_OUT, told at the next read) and come back within the admission
+ * (AVAILABLE again), and its client must not be left offering a booking the counter refuses.
  *
  * <p>The stream reads the place as its poller would, through the same {@link PollCoalescer} (the reads of one
  * product due together share Redis calls) and at the pace a poll is told ({@code pollAfterMs}), so a product's streams
@@ -124,10 +126,9 @@ class EntryStreams implements SmartLifecycle {
         return this.openTotal.get();
     }
 
-    /** Whether nothing is left to tell: the place is admitted (the client books now) or gone. */
+    /** Whether nothing is left to tell: the place is gone. */
     private static boolean last(EntryStatusResponse answer) {
-        return answer.pollAfterMs() == null || answer.status() == TokenStatus.AVAILABLE
-                || answer.status() == TokenStatus.EXPIRED;
+        return answer.pollAfterMs() == null || answer.status() == TokenStatus.EXPIRED;
     }
 
     private Mono<EntryStatusResponse> read(Token token) {

@@ -24,6 +24,13 @@ final class PollPolicy {
     static final long PENDING_POLL_MS = 1_000;
     static final long SOLD_OUT_POLL_MS = 30_000;
 
+    /**
+     * An admitted place is read at least this often: other people's bookings can sell the product out under it, and
+     * its page must stop offering a Book button the counter can only refuse (and offer it again when stock returns
+     * within the admission). Admitted places are at most maxActive a product, so this is a small share of the reads.
+     */
+    static final long ADMITTED_MAX_POLL_MS = 5_000;
+
     /** A poll sooner than this share of the interval it was told is refused (429): far faster than told. */
     static final int TOO_SOON_DIVISOR = 4;
 
@@ -66,8 +73,9 @@ final class PollPolicy {
             case WAITING -> state.position() > 0
                     ? capForAbandonment(Math.max(byEta(state), budgeted(state)), state.line())
                     : capForAbandonment(beforeOpening(state, nowMillis), state.line());
-            case SOLD_OUT -> capForAbandonment(SOLD_OUT_POLL_MS, state.line());
-            case AVAILABLE -> clamp((state.expiresAt() - nowMillis) / 2);
+            case SOLD_OUT -> state.expiresAt() > 0 ? admitted(state, nowMillis)
+                    : capForAbandonment(SOLD_OUT_POLL_MS, state.line());
+            case AVAILABLE -> admitted(state, nowMillis);
             case EXPIRED -> null;
         };
     }
@@ -90,6 +98,11 @@ final class PollPolicy {
         long length = Math.max(1, state.line().waiting());
         return Math.max(untilOpening, budgeted(new TokenState(state.status(), length, 0, state.sinceLastPollMs(),
                 state.line())));
+    }
+
+    /** Half the time the admission has left, within 1 s and {@link #ADMITTED_MAX_POLL_MS}. */
+    private static long admitted(TokenState state, long nowMillis) {
+        return Math.min(ADMITTED_MAX_POLL_MS, clamp((state.expiresAt() - nowMillis) / 2));
     }
 
     /** A quarter of the estimated wait, within 1 s to 30 s. */

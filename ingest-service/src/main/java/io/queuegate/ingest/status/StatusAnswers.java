@@ -19,7 +19,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * What a poll is told, whichever HTTP stack took it: the state read from the line, with the position and ETA while
- * waiting, the expiry once admitted, and when to poll next. Counts every answer by status
+ * waiting, the expiry once admitted (also while sold out), and when to poll next. Counts every answer by status
  * ({@code queuegate.status.polls}).
  */
 @Component
@@ -56,11 +56,13 @@ class StatusAnswers {
     private EntryStatusResponse describe(Token token, TokenState state, Long pollAfterMs) {
         boolean waiting = state.status() == TokenStatus.WAITING;
         boolean available = state.status() == TokenStatus.AVAILABLE;
+        // sold out while admitted: the admission is kept until its expiry, should stock return, but signs nothing
+        boolean admitted = available || state.status() == TokenStatus.SOLD_OUT && state.expiresAt() > 0;
         boolean placed = waiting && state.position() > 0;
         return new EntryStatusResponse(token.value(), token.productId(), state.status(),
                 placed ? state.position() : null, placed ? PollPolicy.etaSeconds(state) : null,
                 placed ? PollPolicy.etaMaxSeconds(state) : null,
-                available ? state.expiresAt() : null, pollAfterMs,
+                admitted ? state.expiresAt() : null, pollAfterMs,
                 state.line().opensAt() > 0 ? state.line().opensAt() : null,
                 available ? this.admissions.sign(token, state.expiresAt()) : null);
     }

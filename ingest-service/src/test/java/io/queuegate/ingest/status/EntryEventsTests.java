@@ -35,8 +35,9 @@ import org.springframework.http.codec.ServerSentEvent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A place followed as Server-Sent Events, over real HTTP against the real Redis: one event per change, the last one
- * when it is admitted, Last-Event-ID honoured, heartbeats, and the newest streams of a crowded product told to poll.
+ * A place followed as Server-Sent Events, over real HTTP against the real Redis: one event per change, an admitted
+ * place followed until it is gone (sold out under it, back, used), Last-Event-ID honoured, heartbeats, and the newest
+ * streams of a crowded product told to poll.
  */
 class EntryEventsTests extends IngestHttpTestSupport {
 
@@ -65,7 +66,7 @@ class EntryEventsTests extends IngestHttpTestSupport {
     }
 
     @Test
-    void aPlaceIsToldAsEventsOfItsChangesUntilItIsAdmitted() throws Exception {
+    void aPlaceIsToldAsEventsOfItsChangesUntilItIsAdmittedAndGone() throws Exception {
         String first = CODEC.issue(this.product, "ann").value();
         String mine = CODEC.issue(this.product, "bob").value();
         Stream stream = open(mine, null);
@@ -91,9 +92,40 @@ class EntryEventsTests extends IngestHttpTestSupport {
         assertThat(admitted.name()).isEqualTo("AVAILABLE");
         assertThat(admitted.data().get("expiresAt").asLong()).isPositive();
         assertThat(admitted.data().get("admission").asString()).isNotBlank();
-        assertThat(stream.ended()).as("nothing is left to tell once admitted").isTrue();
+
+        new Leaving(this.redis, TestRedis.TIMER, Keyspace.DEFAULT).remove(verified(mine));
+        Event gone = stream.next();
+        assertThat(gone.name()).isEqualTo("EXPIRED");
+        assertThat(stream.ended()).as("nothing is left to tell once the place is gone").isTrue();
         // one event per change, each named by what it told
-        assertThat(List.of(pending.id(), second.id(), next.id(), admitted.id())).doesNotHaveDuplicates();
+        assertThat(List.of(pending.id(), second.id(), next.id(), admitted.id(), gone.id())).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void anAdmittedSubscriberIsToldAtOnceWhenTheStockRunsOutAndWhenItComesBack() throws Exception {
+        String mine = CODEC.issue(this.product, "bob").value();
+        LineFixture.append(this.redis, this.product, LineFixture.usersOf(CODEC, List.of(mine)));
+        new Admission(this.redis, TestRedis.TIMER, Keyspace.DEFAULT).admit(this.product, System.currentTimeMillis(), 10);
+        this.redis.opsForValue().set(QueueKeys.of(this.product).stock(), "1");
+        Stream stream = open(mine, null);
+        Event admitted = stream.next();
+        assertThat(admitted.name()).isEqualTo("AVAILABLE");
+
+        // someone else books the last unit
+        this.redis.opsForValue().set(QueueKeys.of(this.product).stock(), "0");
+        long soldAt = System.nanoTime();
+        Event soldOut = stream.next();
+        assertThat(soldOut.name()).isEqualTo("SOLD_OUT");
+        assertThat(Duration.ofNanos(System.nanoTime() - soldAt)).as("read at an admitted place's pace")
+            .isLessThanOrEqualTo(Duration.ofMillis(PollPolicy.ADMITTED_MAX_POLL_MS + 2_000));
+        assertThat(soldOut.data().get("expiresAt").asLong()).isEqualTo(admitted.data().get("expiresAt").asLong());
+        assertThat(soldOut.data().get("admission").isNull()).isTrue();
+
+        this.redis.opsForValue().set(QueueKeys.of(this.product).stock(), "1");
+        Event back = stream.next();
+        assertThat(back.name()).isEqualTo("AVAILABLE");
+        assertThat(back.data().get("admission").asString()).isNotBlank();
+        stream.close();
     }
 
     @Test

@@ -70,18 +70,20 @@ class PollPolicyTests {
 
     @ParameterizedTest(name = "{0} ms left polls after {1} ms")
     @CsvSource({
-            // half the time left, at least 1 s and at most 30 s
-            "120000, 30000",
-            "60000, 30000",
-            "59998, 29999",
+            // half the time left, at least 1 s and at most 5 s: the stock can run out under an admission
+            "120000, 5000",
             "10000, 5000",
+            "9998, 4999",
+            "4000, 2000",
             "2000, 1000",
             "1999, 1000",
             "1, 1000",
             "0, 1000",
             "-5000, 1000" })
-    void availablePollsAtHalfTheTimeLeftWithinBounds(long left, long pollAfter) {
+    void admittedPollsAtHalfTheTimeLeftWithinBoundsWhetherAvailableOrSoldOut(long left, long pollAfter) {
         assertThat(PollPolicy.pollAfterMs(new TokenState(TokenStatus.AVAILABLE, 0, NOW + left, 100), NOW))
+            .isEqualTo(pollAfter);
+        assertThat(PollPolicy.pollAfterMs(new TokenState(TokenStatus.SOLD_OUT, 0, NOW + left, 100), NOW))
             .isEqualTo(pollAfter);
     }
 

@@ -69,7 +69,7 @@ class StatusEndpointTests extends IngestHttpTestSupport {
         assertThat(available.get("status").asString()).isEqualTo("AVAILABLE");
         assertThat(available.get("expiresAt").asLong()).isEqualTo(admittedAt + 60_000);
         assertThat(available.get("position").isNull()).isTrue();
-        assertThat(available.get("pollAfterMs").asLong()).isBetween(1_000L, 30_000L);
+        assertThat(available.get("pollAfterMs").asLong()).isBetween(1_000L, PollPolicy.ADMITTED_MAX_POLL_MS);
 
         JsonNode expired = poll(tokens.get(1), 200);
         assertThat(expired.get("status").asString()).isEqualTo("EXPIRED");
@@ -200,6 +200,26 @@ class StatusEndpointTests extends IngestHttpTestSupport {
 
         this.redis.opsForValue().set(this.keys.stock(), "10");
         assertThat(poll(waiting, 200).get("status").asString()).isEqualTo("WAITING");
+    }
+
+    @Test
+    void atZeroStockAnAdmittedUserReadsSoldOutWithTheAdmissionsExpiryAndNoAdmission() {
+        String admitted = CODEC.issue(this.product, "ann").value();
+        LineFixture.append(this.redis, this.product, LineFixture.usersOf(CODEC, List.of(admitted)));
+        long admittedAt = System.currentTimeMillis();
+        new Admission(this.redis, TestRedis.TIMER, Keyspace.DEFAULT).admit(this.product, admittedAt, 10);
+        this.redis.opsForValue().set(this.keys.stock(), "0");
+
+        JsonNode soldOut = poll(admitted, 200);
+        assertThat(soldOut.get("status").asString()).isEqualTo("SOLD_OUT");
+        assertThat(soldOut.get("expiresAt").asLong()).isEqualTo(admittedAt + 60_000);
+        assertThat(soldOut.get("admission").isNull()).as("nothing to book with").isTrue();
+        assertThat(soldOut.get("pollAfterMs").asLong()).isEqualTo(PollPolicy.ADMITTED_MAX_POLL_MS);
+
+        this.redis.opsForValue().set(this.keys.stock(), "1");
+        JsonNode again = poll(admitted, 200);
+        assertThat(again.get("status").asString()).isEqualTo("AVAILABLE");
+        assertThat(again.get("admission").asString()).isNotBlank();
     }
 
     @Test

@@ -16,6 +16,12 @@ public final class Topics {
     public static final String AUDIT = "queuegate.audit";
 
     /**
+     * Admissions ({@link UserAdmitted}, one per user) of the queues that have a webhook, keyed by product id; the
+     * webhook's sender reads them.
+     */
+    public static final String ADMISSIONS = "queuegate.admissions";
+
+    /**
      * What an operator set: each product's queue settings ({@link QueueConfigured}, key {@code queue:<p>}) and its
      * last stock setting ({@link StockSet}, key {@code stock:<p>}). Compacted: the last value of each key is what a
      * Redis that lost them gets back.

@@ -31,6 +31,11 @@ import jakarta.validation.constraints.Size;
  *        invite-only queue, or a place in the priority lane. Null: the queue takes no passes
  * @param passJwksUri instead of {@code passKeys}, where the shop publishes them: a JWK set's URL, fetched by ingest
  *        and read again every minute, so a shop rotates its keys without touching the queue. Null: none
+ * @param webhookUrl where the shop is told, by a signed POST, that a user's turn has come (the token became
+ *        AVAILABLE), so it can tell the user by mail or push. Null: nobody is told
+ * @param webhookSecret the key the webhook's events are signed with (HMAC-SHA256); given with {@code webhookUrl},
+ *        or left out to keep the one stored. Stored with the other settings (Redis and the sale topic) and never
+ *        answered back
  */
 public record QueueSettings(
         @Schema(example = "1000") @NotNull @Min(1) @Max(10_000_000) Integer maxActive,
@@ -65,10 +70,31 @@ public record QueueSettings(
                 + "passKeys: the URL (http or https) of the JWK set the shop's backend publishes its pass keys in. "
                 + "Ingest reads it again every minute and uses its public EC P-256 keys, so a rotation needs no "
                 + "change here: publish the new key a minute before signing with it. Unset: passKeys, if any")
-        @Size(max = QueueSettings.MAX_URI_LENGTH) String passJwksUri) {
+        @Size(max = QueueSettings.MAX_URI_LENGTH) String passJwksUri,
+        @Schema(example = "https://shop.example/queuegate/events", nullable = true, description = "The URL (http or "
+                + "https) the shop's backend takes events at: when a user's turn comes (status AVAILABLE), an "
+                + "entry.available event is POSTed to it, signed with webhookSecret (header Queuegate-Signature), "
+                + "at least once. Unset: no events")
+        @Size(max = QueueSettings.MAX_URI_LENGTH) String webhookUrl,
+        @Schema(nullable = true, writeOnly = true, minLength = QueueSettings.MIN_WEBHOOK_SECRET_LENGTH,
+                description = "The key the events sent to webhookUrl are signed with (HMAC-SHA256), at least 16 "
+                        + "characters; needed with webhookUrl. Left out while the queue has one, the stored one is "
+                        + "kept. Never answered back: a queue's answers say webhookSecretSet")
+        @Size(min = QueueSettings.MIN_WEBHOOK_SECRET_LENGTH, max = 256) String webhookSecret) {
 
-    /** The longest {@code passJwksUri} taken. */
+    /** The longest {@code passJwksUri} and {@code webhookUrl} taken. */
     public static final int MAX_URI_LENGTH = 2048;
+
+    /** The shortest {@code webhookSecret} taken: 16 characters, about what a guess must not find. */
+    public static final int MIN_WEBHOOK_SECRET_LENGTH = 16;
+
+    /** Settings without a webhook. */
+    public QueueSettings(Integer maxActive, Integer admitPerSecond, Integer entryTtlSeconds, Boolean open,
+            Integer maxPollsPerSecond, Integer abandonAfterSeconds, Long opensAt, Integer challengeMaxNumber,
+            Boolean inviteOnly, List<Map<String, Object>> passKeys, String passJwksUri) {
+        this(maxActive, admitPerSecond, entryTtlSeconds, open, maxPollsPerSecond, abandonAfterSeconds, opensAt,
+                challengeMaxNumber, inviteOnly, passKeys, passJwksUri, null, null);
+    }
 
     /** Settings with the pass keys given in them, not fetched from the shop. */
     public QueueSettings(Integer maxActive, Integer admitPerSecond, Integer entryTtlSeconds, Boolean open,
@@ -101,7 +127,24 @@ public record QueueSettings(
     public QueueSettings closed() {
         return new QueueSettings(this.maxActive, this.admitPerSecond, this.entryTtlSeconds, false,
                 this.maxPollsPerSecond, this.abandonAfterSeconds, this.opensAt, this.challengeMaxNumber,
-                this.inviteOnly, this.passKeys, this.passJwksUri);
+                this.inviteOnly, this.passKeys, this.passJwksUri, this.webhookUrl, this.webhookSecret);
+    }
+
+    /** The same settings without the webhook's secret: what may be answered back. */
+    public QueueSettings withoutWebhookSecret() {
+        return withWebhookSecret(null);
+    }
+
+    /** The same settings with this webhook secret. */
+    public QueueSettings withWebhookSecret(String secret) {
+        return new QueueSettings(this.maxActive, this.admitPerSecond, this.entryTtlSeconds, this.open,
+                this.maxPollsPerSecond, this.abandonAfterSeconds, this.opensAt, this.challengeMaxNumber,
+                this.inviteOnly, this.passKeys, this.passJwksUri, this.webhookUrl, secret);
+    }
+
+    /** Whether the shop is told of each admission: a URL to post to, and a secret to sign with. */
+    public boolean hasWebhook() {
+        return this.webhookUrl != null && this.webhookSecret != null;
     }
 
     /** Whether an enter must carry a solved challenge. */

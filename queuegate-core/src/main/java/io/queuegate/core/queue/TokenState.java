@@ -6,7 +6,8 @@ package io.queuegate.core.queue;
  * @param status where the token stands
  * @param position 1-based place in the line when {@link TokenStatus#WAITING}, otherwise 0; also 0 while waiting for
  *        the sale to open (the order is drawn then)
- * @param expiresAt epoch milliseconds when {@link TokenStatus#AVAILABLE}, otherwise 0
+ * @param expiresAt epoch milliseconds the admission ends when {@link TokenStatus#AVAILABLE}, or when
+ *        {@link TokenStatus#SOLD_OUT} while holding an admission (kept until then, should stock return); otherwise 0
  * @param sinceLastPollMs how long ago the same waiting user polled before, -1 when unknown or not tracked (the
  *        queue has neither a poll budget nor abandonment)
  * @param line the line's pace and poll settings, for an estimate of the wait and when to poll next

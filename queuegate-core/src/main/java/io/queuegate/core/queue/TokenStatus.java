@@ -16,8 +16,9 @@ public enum TokenStatus {
     EXPIRED,
 
     /**
-     * In the line or about to be, but the product's stock is gone: nobody is admitted until stock returns. The place
-     * is kept, and the status reads WAITING (or PENDING) again when it does.
+     * The product's stock is gone: nobody is admitted, and nobody admitted can book, until stock returns. Every place
+     * is kept: one in the line (or about to be) reads WAITING (or PENDING) again when stock returns, and an admitted
+     * one AVAILABLE again if that happens before its admission expires.
      */
     SOLD_OUT
 }

@@ -64,6 +64,25 @@ class QueueStoreTests extends RedisScriptTestSupport {
     }
 
     @Test
+    void aWebhookAndItsSecretAreStoredAndReadBackAndAChangeWithoutThemTurnsThemOff() {
+        QueueSettings settings = new QueueSettings(5, 40, 300, true, null, null, null, null, null, null, null,
+                "https://shop.example/queuegate/events", "whsec-0123456789abcdef");
+
+        this.store.save(this.product, settings);
+
+        assertThat(this.store.findSettings(this.product)).contains(settings);
+        assertThat(this.store.find(this.product).orElseThrow().settings()).isEqualTo(settings);
+        assertThat(settings.hasWebhook()).isTrue();
+        assertThat(settings.closed().webhookSecret()).isEqualTo("whsec-0123456789abcdef");
+        assertThat(settings.withoutWebhookSecret().webhookSecret()).isNull();
+        assertThat(settings.withoutWebhookSecret().webhookUrl()).isEqualTo("https://shop.example/queuegate/events");
+        this.store.save(this.product, new QueueSettings(5, 40, 300, true));
+        assertThat(redis.opsForHash().hasKey(this.keys.settings(), "webhookUrl")).as("left out: off").isFalse();
+        assertThat(redis.opsForHash().hasKey(this.keys.settings(), "webhookSecret")).isFalse();
+        assertThat(this.store.findSettings(this.product).orElseThrow().hasWebhook()).isFalse();
+    }
+
+    @Test
     void savingAgainReplacesTheSettings() {
         this.store.save(this.product, new QueueSettings(500, 40, 300, true));
         QueueSettings changed = new QueueSettings(10_000_000, 1_000_000, 86_400, false);

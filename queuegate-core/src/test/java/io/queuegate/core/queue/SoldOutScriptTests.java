@@ -6,7 +6,10 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A product whose stock reached 0: admit_batch.lua admits nobody and read_status.lua answers SOLD_OUT. */
+/**
+ * A product whose stock reached 0: admit_batch.lua admits nobody and read_status.lua answers SOLD_OUT, to the line
+ * and to those admitted, keeping every place.
+ */
 class SoldOutScriptTests extends RedisScriptTestSupport {
 
     @Test
@@ -23,8 +26,8 @@ class SoldOutScriptTests extends RedisScriptTestSupport {
         assertThat(status("b", NOW + 1_000).status()).isEqualTo(TokenStatus.SOLD_OUT);
         assertThat(status("b", NOW + 1_000).position()).isZero();
         assertThat(status("not-applied-yet", NOW + 1_000).status()).isEqualTo(TokenStatus.SOLD_OUT);
-        // admitted before the stock ran out: still holds the entry (the booking counter answers sold_out)
-        assertThat(status("a", NOW + 1_000).status()).isEqualTo(TokenStatus.AVAILABLE);
+        // admitted before the stock ran out: told so too, not to book what the counter can only refuse
+        assertThat(status("a", NOW + 1_000).status()).isEqualTo(TokenStatus.SOLD_OUT);
         this.remover.remove(token("c"));
         assertThat(status("c", NOW + 1_000).status()).isEqualTo(TokenStatus.EXPIRED);
     }
@@ -41,6 +44,39 @@ class SoldOutScriptTests extends RedisScriptTestSupport {
         assertThat(status("b", NOW + 1_000)).isEqualTo(new TokenState(TokenStatus.WAITING, 2, 0, 100));
         assertThat(this.admission.admit(this.product, NOW + 1_000, 100).admitted()).isEqualTo(3);
         assertThat(entry()).containsExactlyInAnyOrder("a", "b", "c");
+    }
+
+    @Test
+    void anAdmittedUserReadsSoldOutKeepingTheAdmissionAndAvailableAgainWhenStockReturnsBeforeItsExpiry() {
+        configure(10, 100, 60, true);
+        this.line.append(this.product, List.of("a", "b"));
+        this.admission.admit(this.product, NOW, 1);
+        TokenState admitted = status("a", NOW + 1_000);
+        assertThat(admitted.status()).isEqualTo(TokenStatus.AVAILABLE);
+
+        redis.opsForValue().set(this.keys.stock(), "0");
+
+        TokenState soldOut = status("a", NOW + 2_000);
+        assertThat(soldOut.status()).isEqualTo(TokenStatus.SOLD_OUT);
+        assertThat(soldOut.expiresAt()).as("the admission's expiry comes with it").isEqualTo(admitted.expiresAt())
+            .isEqualTo(NOW + 60_000);
+        assertThat(entry()).containsExactly("a");
+
+        redis.opsForValue().set(this.keys.stock(), "1");
+
+        TokenState again = status("a", NOW + 3_000);
+        assertThat(again.status()).isEqualTo(TokenStatus.AVAILABLE);
+        assertThat(again.expiresAt()).isEqualTo(admitted.expiresAt());
+    }
+
+    @Test
+    void anAdmissionThatRanOutWhileSoldOutIsExpiredNotSoldOut() {
+        configure(10, 100, 60, true);
+        this.line.append(this.product, List.of("a"));
+        this.admission.admit(this.product, NOW, 1);
+        redis.opsForValue().set(this.keys.stock(), "0");
+
+        assertThat(status("a", NOW + 60_000).status()).isEqualTo(TokenStatus.EXPIRED);
     }
 
     @Test
