@@ -5,10 +5,12 @@
 #   ./run.sh --detach     return once everything is healthy and leave it running
 #   ./run.sh stop         stop what a previous run started (by the pid files under .local/)
 #   ./run.sh status       show what is running
+#   ./run.sh train        build, make the JDK's AOT cache of each service for this build if it has none, then stop
 # Options: --no-build (skip the Maven build), --no-demo (skip creating demo queue 1).
 # Environment: ADMIN_TOKEN (default: generated once, kept in .local/admin-token),
 #              QUEUE_TOKEN_SECRET (default: generated once, kept in .local/token-secret; the services refuse a
 #              secret under 32 bytes or one written in the repository), QG_JAVA_OPTS (extra JVM options),
+#              QG_AOT_CACHE=off (no JDK AOT cache: no training run after a build, a start of about two minutes),
 #              HEALTH_TIMEOUT (seconds, default 240), REDIS_PORT (default 6379: the Redis on 127.0.0.1 the
 #              services use, started by scripts/redis.sh when none answers there).
 set -euo pipefail
@@ -31,7 +33,7 @@ HEALTH_TIMEOUT="${HEALTH_TIMEOUT:-240}"
 export REDIS_PORT="${REDIS_PORT:-6379}"
 
 usage() {
-    sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 jar_of() { printf '%s/%s/target/%s-%s-exec.jar' "$ROOT" "$1" "$1" "$VERSION"; }
@@ -92,10 +94,11 @@ secret_of() {
     fi
 }
 
+# start_service MODULE [--train]: --train is the AOT cache's training run (train_aot_caches)
 start_service() {
-    local svc="$1" log
-    log="$LOG_DIR/$svc.log"
-    log "starting $svc on :${PORT[$svc]} (log: ${log#"$ROOT"/})"
+    local svc="$1" train="${2:-}" log
+    log="$LOG_DIR/$svc${train:+-training}.log"
+    log "starting $svc${train:+ for its training run} on :${PORT[$svc]} (log: ${log#"$ROOT"/})"
     local extra=()
     # the worker's port is its admin API: on loopback unless QUEUEGATE_ADMIN_ADDRESS says otherwise
     [ "$svc" = admission-worker ] && extra=(QUEUEGATE_ADMIN_ADDRESS="${QUEUEGATE_ADMIN_ADDRESS:-127.0.0.1}")
@@ -113,8 +116,37 @@ start_service() {
         KAFKA_PORT=9092 \
         ADMIN_TOKEN="$ADMIN_TOKEN" \
         "${SECRET_ENV[@]}" \
-        nohup "$ROOT/scripts/service.sh" "$svc" >"$log" 2>&1 </dev/null &
+        nohup "$ROOT/scripts/service.sh" "$svc" ${train:+"$train"} >"$log" 2>&1 </dev/null &
     echo "$!" >"$PID_DIR/$svc.pid"
+}
+
+# The JDK's AOT cache of each service (scripts/lib.sh, aot_paths), made once per build: each service without one
+# starts for a training run, warms up (its warm-up is the training: the enter, poll, append and admission paths),
+# and stops, writing the cache as its JVM exits. Later starts load it: a start of seconds instead of half a minute,
+# and the hot paths compiled from the method profiles of the training (docs/BENCHMARKS.md, "A burst right after a
+# start"). QG_AOT_CACHE=off skips it.
+train_aot_caches() {
+    local svc todo=() stoppers=()
+    [ "${QG_AOT_CACHE:-on}" = off ] && return 0
+    for svc in "${SERVICES[@]}"; do
+        aot_cache_ready "$svc" "$(jar_of "$svc")" || todo+=("$svc")
+    done
+    [ "${#todo[@]}" -gt 0 ] || return 0
+    log "training the AOT cache of ${todo[*]} for this build (once, about two minutes; QG_AOT_CACHE=off skips it)"
+    for svc in "${todo[@]}"; do
+        start_service "$svc" --train
+    done
+    wait_healthy "${todo[@]}"
+    for svc in "${todo[@]}"; do
+        # writing the cache takes the exiting JVM up to half a minute on two busy cores
+        stop_pid "$(pid_of "$svc")" "$svc" "$svc's training run" 180 &
+        stoppers+=("$!")
+    done
+    wait "${stoppers[@]}" || true
+    for svc in "${todo[@]}"; do
+        rm -f "$PID_DIR/$svc.pid"
+        aot_cache_ready "$svc" "$(jar_of "$svc")" || warn "$svc wrote no AOT cache (see ${LOG_DIR#"$ROOT"/}/$svc-training.log); it starts without one"
+    done
 }
 
 http_status() {
@@ -129,13 +161,16 @@ fail_service() {
     die "$svc $why"
 }
 
+# wait_healthy [MODULE...]: every service unless named
 wait_healthy() {
     local deadline=$((SECONDS + HEALTH_TIMEOUT)) svc pending
     local -A healthy=()
-    log "waiting for the services to answer 200 on /actuator/health, on ports 18080-18082 (up to ${HEALTH_TIMEOUT}s)"
+    local services=("$@")
+    [ $# -gt 0 ] || services=("${SERVICES[@]}")
+    log "waiting for ${services[*]} to answer 200 on /actuator/health (up to ${HEALTH_TIMEOUT}s)"
     while :; do
         pending=0
-        for svc in "${SERVICES[@]}"; do
+        for svc in "${services[@]}"; do
             [ -n "${healthy[$svc]:-}" ] && continue
             # alive, not service_running: while scripts/service.sh execs the JVM its command line can read empty for a
             # moment, which failed a healthy start now and then; a pid is not reused within a start-up
@@ -151,7 +186,7 @@ wait_healthy() {
         done
         [ "$pending" -eq 0 ] && return 0
         if ((SECONDS >= deadline)); then
-            for svc in "${SERVICES[@]}"; do
+            for svc in "${services[@]}"; do
                 [ -n "${healthy[$svc]:-}" ] || fail_service "$svc" "did not become healthy within ${HEALTH_TIMEOUT}s"
             done
         fi
@@ -242,6 +277,7 @@ for arg in "$@"; do
     case "$arg" in
         stop) MODE=stop ;;
         status) MODE=status ;;
+        train) MODE=train ;;
         --detach | -d) MODE=detach ;;
         --no-build) BUILD=0 ;;
         --no-demo) DEMO=0 ;;
@@ -305,6 +341,11 @@ if ! port_open 9092; then
 fi
 "$ROOT/scripts/kafka.sh" start
 
+train_aot_caches
+if [ "$MODE" = train ]; then
+    log "the AOT caches of this build are under ${LOCAL_DIR#"$ROOT"/}/aot/"
+    exit 0
+fi
 for svc in "${SERVICES[@]}"; do
     start_service "$svc"
 done

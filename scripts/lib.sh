@@ -77,6 +77,25 @@ service_jvm_options() {
     printf '%s' "--sun-misc-unsafe-memory-access=allow${gc:+ $gc} $heap -XX:+ExitOnOutOfMemoryError${QG_JAVA_OPTS:+ ${QG_JAVA_OPTS}}"
 }
 
+# The JDK's ahead-of-time cache of a service (JDK 25: JEP 483, 514, 515): the classes its start loads and links, and
+# the method profiles of a training run (scripts/service.sh --train), so that a start loads less and the JIT compiles
+# the hot paths from the first requests instead of after a minute of load. A cache belongs to one build of the jar:
+# it is kept under .local/aot/MODULE/CHECKSUM/, beside the jar extracted there (a cache holds classes of the class
+# path only, not of Spring Boot's nested jars). aot_paths MODULE JAR sets AOT_APP (the extracted jar to launch) and
+# AOT_CACHE (the cache file).
+aot_paths() {
+    local module="$1" jar="$2" stamp
+    stamp="$(cksum <"$jar" | cut -d' ' -f1)"
+    AOT_APP="$LOCAL_DIR/aot/$module/$stamp/$(basename "$jar")"
+    AOT_CACHE="$LOCAL_DIR/aot/$module/$stamp/$module.aot"
+}
+
+# True when the service's jar of this build has its AOT cache (aot_paths).
+aot_cache_ready() {
+    aot_paths "$1" "$2"
+    [ -s "$AOT_CACHE" ]
+}
+
 # True when something accepts TCP connections on 127.0.0.1:$1.
 port_open() {
     timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null

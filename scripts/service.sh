@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One Queuegate service in the foreground (the script becomes the JVM: its pid is the service's pid).
-#   scripts/service.sh MODULE    MODULE is ingest-service, admission-worker or booking-service
+#   scripts/service.sh MODULE [--train]    MODULE is ingest-service, admission-worker or booking-service; --train
+#                                          writes the service's AOT cache when it stops (scripts/lib.sh, aot_paths)
 # run.sh starts each service with it, and the fault runner (faults/stack.py) every service it starts and kills.
 # Environment: SERVER_PORT, MANAGEMENT_SERVER_PORT (both required), ADMIN_TOKEN (required), KAFKA_PORT (default
 #              9092), REDIS_PORT (default 6379), QUEUE_TOKEN_SECRET (unset: the caller chooses a profile with a
@@ -14,6 +15,12 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 answer_help "$@"
 
 module="${1:-}"
+train=0
+case "${2:-}" in
+    "") ;;
+    --train) train=1 ;;
+    *) refuse_argument "unknown option: $2" ;;
+esac
 case "$module" in
     ingest-service | admission-worker | booking-service) ;;
     *) echo "usage: $0 ingest-service|admission-worker|booking-service" >&2; exit 2 ;;
@@ -33,5 +40,21 @@ export ADMIN_TOKEN QUEUEGATE_ADMIN_TOKEN="$ADMIN_TOKEN"
 if [ -n "${QUEUE_TOKEN_SECRET:-}" ]; then
     export QUEUE_TOKEN_SECRET QUEUEGATE_TOKEN_SECRET="$QUEUE_TOKEN_SECRET"
 fi
+# With the AOT cache of this build (scripts/lib.sh, aot_paths), from the jar extracted beside it; --train runs the
+# training run that writes it when the JVM exits (run.sh trains once per build); QG_AOT_CACHE=off starts without it.
+launch=(-jar "$jar")
+if [ "${QG_AOT_CACHE:-on}" != off ]; then
+    aot_paths "$module" "$jar"
+    if [ "$train" = 1 ]; then
+        if [ ! -f "$AOT_APP" ]; then
+            rm -rf "$LOCAL_DIR/aot/$module"
+            java -Djarmode=tools -jar "$jar" extract --destination "$(dirname "$AOT_APP")" >/dev/null
+        fi
+        rm -f "$AOT_CACHE"
+        launch=(-XX:AOTCacheOutput="$AOT_CACHE" -jar "$AOT_APP")
+    elif [ -s "$AOT_CACHE" ]; then
+        launch=(-XX:AOTCache="$AOT_CACHE" -jar "$AOT_APP")
+    fi
+fi
 # shellcheck disable=SC2046 # service_jvm_options (scripts/lib.sh) prints several options
-exec java $(service_jvm_options "$module") -jar "$jar"
+exec java $(service_jvm_options "$module") "${launch[@]}"

@@ -24,9 +24,7 @@ import reactor.netty.http.server.HttpServer;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
 import reactor.netty.http.server.HttpServerRoutes;
-import reactor.netty.resources.LoopResources;
 
-import org.springframework.beans.factory.DisposableBean;
 import org.springframework.http.HttpStatus;
 
 /**
@@ -39,7 +37,7 @@ import org.springframework.http.HttpStatus;
  * the waits for Kafka's acknowledgement and for Redis cost a future each instead of a parked thread
  * (docs/BENCHMARKS.md, "The HTTP stack"). Boot still starts, ports and gracefully stops the server.
  */
-public final class IngestFront implements DisposableBean {
+public final class IngestFront {
 
     /** The probes, answered past every cap. */
     private static final Set<String> PROBES = Set.of("/livez", "/readyz");
@@ -54,7 +52,7 @@ public final class IngestFront implements DisposableBean {
 
     private final long maxBodyBytes;
 
-    private final LoopResources loops;
+    private final FrontLoops loops;
 
     /**
      * Runs a request's handler in a task of its own on the connection's event loop, never inside the call that
@@ -76,7 +74,7 @@ public final class IngestFront implements DisposableBean {
     private final PerClientLimits perClient;
 
     IngestFront(FrontProperties properties, List<FastPath> paths, WebFluxStack webFlux, FrontReplies replies,
-            long maxBodyBytes, ClientAddresses clients, PerClientLimits perClient) {
+            long maxBodyBytes, ClientAddresses clients, PerClientLimits perClient, FrontLoops loops) {
         this.properties = properties;
         this.paths = paths;
         this.webFlux = webFlux;
@@ -86,16 +84,15 @@ public final class IngestFront implements DisposableBean {
         this.perClient = perClient;
         this.limits = new ConnectionLimits(properties.maxConnections(), properties.maxConnectionsPerClient(),
                 clients);
-        int threads = properties.ioThreads() > 0 ? properties.ioThreads() : Runtime.getRuntime().availableProcessors();
-        this.loops = LoopResources.create("ingest-http", threads, true);
+        this.loops = loops;
     }
 
     /**
-     * The server's settings: its own event loops (one per core, not Reactor's default of at least four, which only
-     * adds switches on a small machine), the idle timeout, and on each new connection its caps and deadlines.
+     * The server's settings: its event loops ({@link FrontLoops}), the idle timeout, and on each new connection its
+     * caps and deadlines.
      */
     HttpServer configure(HttpServer server) {
-        return server.runOn(this.loops)
+        return server.runOn(this.loops.loops())
             .idleTimeout(this.properties.idleTimeout())
             .doOnChannelInit((observer, channel, remote) -> {
                 this.limits.opened(channel);
@@ -192,11 +189,5 @@ public final class IngestFront implements DisposableBean {
         EventLoop[] loop = new EventLoop[1];
         request.withConnection((connection) -> loop[0] = connection.channel().eventLoop());
         return this.laterOnTheLoop.computeIfAbsent(loop[0], Schedulers::fromExecutor);
-    }
-
-    /** After the server's graceful stop, which Spring Boot runs before any bean is destroyed. */
-    @Override
-    public void destroy() {
-        this.loops.disposeLater().block();
     }
 }

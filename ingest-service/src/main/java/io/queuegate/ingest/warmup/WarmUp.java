@@ -14,6 +14,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.lettuce.core.resource.ClientResources;
+import jakarta.validation.Validator;
 import io.queuegate.core.queue.QueueSettings;
 import io.queuegate.core.queue.QueueStore;
 import io.queuegate.core.queue.RedisKeyProperties;
@@ -21,6 +23,7 @@ import io.queuegate.core.warmup.ScratchCopy;
 import io.queuegate.core.warmup.UntilCompiled;
 import io.queuegate.core.warmup.WarmUpRunner;
 import io.queuegate.ingest.IngestApplication;
+import io.queuegate.ingest.front.FrontLoops;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
@@ -28,6 +31,7 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.kafka.core.KafkaAdmin;
+import org.springframework.kafka.core.ProducerFactory;
 import org.springframework.stereotype.Component;
 
 /**
@@ -45,21 +49,51 @@ class WarmUp extends WarmUpRunner {
 
     private static final Logger log = LoggerFactory.getLogger(WarmUp.class);
 
-    /** The scratch copy's one queue: open, and generous, so that every enter is accepted. */
-    private static final long PRODUCT = 1;
+    /**
+     * The scratch copy's queues, open and generous so that every enter is accepted: a small product id and one of ten
+     * digits, as shops number theirs. With the small one alone the token's variable-length number never looped, and
+     * the first real token of a sale threw the compiled code away.
+     */
+    private static final long[] PRODUCTS = { 1, 4_000_000_007L };
 
     private final WarmUpProperties properties;
 
+    private final FrontLoops loops;
+
+    private final ClientResources redisLoops;
+
+    private final ProducerFactory<?, ?> producers;
+
+    private final JsonMapper json;
+
+    private final Validator validator;
+
     private volatile Outcome outcome;
 
-    WarmUp(WarmUpProperties properties, RedisKeyProperties keys, StringRedisTemplate redis, KafkaAdmin kafka) {
+    WarmUp(WarmUpProperties properties, RedisKeyProperties keys, StringRedisTemplate redis, KafkaAdmin kafka,
+            FrontLoops loops, ClientResources redisLoops, ProducerFactory<?, ?> producers, JsonMapper json,
+            Validator validator) {
         super(properties.duration(), properties.scratch(), keys, redis, kafka);
         this.properties = properties;
+        this.loops = loops;
+        this.redisLoops = redisLoops;
+        this.producers = producers;
+        this.json = json;
+        this.validator = validator;
     }
 
     @Override
     protected void warmUp(ScratchCopy copy, String[] arguments) throws Exception {
         long started = System.nanoTime();
+        // The copy runs on the service's event loops (HTTP and Redis), publishes with its producer, and reads and
+        // writes JSON and validates with its mapper and validator, so that what the copy's close ends or what the
+        // copy alone filled (the mapper's and the validator's caches) does not throw compiled code away at the
+        // sale's first requests (ScratchCopy.share).
+        copy.share("serviceFrontLoops", this.loops)
+            .share("serviceRedisLoops", this.redisLoops)
+            .share("serviceProducerFactory", this.producers)
+            .share("serviceJsonMapper", this.json)
+            .share("serviceValidator", this.validator);
         ConfigurableApplicationContext scratch = copy.start(IngestApplication.class, IngestApplication.CONFIG_NAME,
                 arguments, Map.of(
                         "queuegate.ingest.warm-up.scratch", "true",
@@ -71,7 +105,9 @@ class WarmUp extends WarmUpRunner {
                         // that the limits per client are run as a sale runs them and never refuse the warm-up
                         "queuegate.ingest.trusted-proxies", "127.0.0.1/32",
                         "spring.kafka.admin.auto-create", "true"));
-        scratch.getBean(QueueStore.class).save(PRODUCT, new QueueSettings(1_000, 1_000, 60, true));
+        for (long product : PRODUCTS) {
+            scratch.getBean(QueueStore.class).save(product, new QueueSettings(1_000, 1_000, 60, true));
+        }
         int port = scratch.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
         Outcome done = drive(port);
         this.outcome = done;
@@ -92,13 +128,14 @@ class WarmUp extends WarmUpRunner {
         AtomicLong polls = new AtomicLong();
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong addresses = new AtomicLong();
-        URI entries = URI.create("http://127.0.0.1:" + port + "/api/v1/queues/" + PRODUCT + "/entries");
         try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor();
                 HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                     .executor(clients).build()) {
             List<Future<?>> running = new ArrayList<>();
             for (int c = 0; c < this.properties.connections(); c++) {
                 String client = "c" + c + "-";
+                URI entries = URI.create("http://127.0.0.1:" + port + "/api/v1/queues/" + PRODUCTS[c % PRODUCTS.length]
+                        + "/entries");
                 running.add(clients.submit(() -> {
                     for (long n = 0; !stop.get(); n++) {
                         String from = forwardedFor(addresses.getAndIncrement());

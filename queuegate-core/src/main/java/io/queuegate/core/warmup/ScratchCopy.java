@@ -3,6 +3,7 @@ package io.queuegate.core.warmup;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -61,6 +62,8 @@ public final class ScratchCopy implements AutoCloseable {
 
     private ConfigurableApplicationContext context;
 
+    private final Map<String, Object> shared = new LinkedHashMap<>();
+
     /**
      * @param keyPrefix the service's own key prefix ({@code queuegate.redis.key-prefix}); the copy's goes after it
      * @param redis the service's Redis, which deletes the copy's keys after it
@@ -76,6 +79,18 @@ public final class ScratchCopy implements AutoCloseable {
     /** A name for one of the copy's topics: nothing but the copy reads or writes it. */
     public String topic(String role) {
         return topicPrefix() + role;
+    }
+
+    /**
+     * Gives the copy one of the service's own objects, which it then uses instead of making one of its own, and leaves
+     * alone when it closes: those whose end would throw away what the JIT compiled for the service, such as event
+     * loops (a loop that shuts down takes branches the service's loops never took).
+     *
+     * @param name the name of the copy's bean; the copy's configuration must back off when one of its type is there
+     */
+    public ScratchCopy share(String name, Object bean) {
+        this.shared.put(name, bean);
+        return this;
     }
 
     /**
@@ -99,8 +114,10 @@ public final class ScratchCopy implements AutoCloseable {
         scratch.put("management.metrics.use-global-registry", "false");
         scratch.put("queuegate.redis.key-prefix", this.keyPrefix);
         scratch.putAll(settings);
-        copy.addInitializers((context) -> context.getEnvironment().getPropertySources()
-            .addFirst(new MapPropertySource("scratch-copy", scratch)));
+        copy.addInitializers((context) -> {
+            context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("scratch-copy", scratch));
+            this.shared.forEach(context.getBeanFactory()::registerSingleton);
+        });
         this.context = copy.run(arguments);
         return this.context;
     }
