@@ -6,11 +6,12 @@
 #   ./run.sh stop         stop what a previous run started (by the pid files under .local/)
 #   ./run.sh status       show what is running
 #   ./run.sh train        build, make the JDK's AOT cache of each service for this build if it has none, then stop
+#                         (used with QG_AOT_CACHE=on)
 # Options: --no-build (skip the Maven build), --no-demo (skip creating demo queue 1).
 # Environment: ADMIN_TOKEN (default: generated once, kept in .local/admin-token),
 #              QUEUE_TOKEN_SECRET (default: generated once, kept in .local/token-secret; the services refuse a
 #              secret under 32 bytes or one written in the repository), QG_JAVA_OPTS (extra JVM options),
-#              QG_AOT_CACHE=off (no JDK AOT cache: no training run after a build, a start of about two minutes),
+#              QG_AOT_CACHE=on (start with the JDK's AOT cache, trained once per build: see train_aot_caches),
 #              HEALTH_TIMEOUT (seconds, default 240), REDIS_PORT (default 6379: the Redis on 127.0.0.1 the
 #              services use, started by scripts/redis.sh when none answers there).
 set -euo pipefail
@@ -33,7 +34,7 @@ HEALTH_TIMEOUT="${HEALTH_TIMEOUT:-240}"
 export REDIS_PORT="${REDIS_PORT:-6379}"
 
 usage() {
-    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 jar_of() { printf '%s/%s/target/%s-%s-exec.jar' "$ROOT" "$1" "$1" "$VERSION"; }
@@ -124,15 +125,16 @@ start_service() {
 # starts for a training run, warms up (its warm-up is the training: the enter, poll, append and admission paths),
 # and stops, writing the cache as its JVM exits. Later starts load it: a start of seconds instead of half a minute,
 # and the hot paths compiled from the method profiles of the training (docs/BENCHMARKS.md, "A burst right after a
-# start"). QG_AOT_CACHE=off skips it.
+# start"): there, it cut Spring's start from 22 to 13 s but neither the whole start, which the warm-up's wait for a
+# quiet JIT sets, nor the first seconds of a burst after it. So it is made only with QG_AOT_CACHE=on or ./run.sh train.
 train_aot_caches() {
     local svc todo=() stoppers=()
-    [ "${QG_AOT_CACHE:-on}" = off ] && return 0
+    [ "${QG_AOT_CACHE:-off}" = on ] || [ "$MODE" = train ] || return 0
     for svc in "${SERVICES[@]}"; do
         aot_cache_ready "$svc" "$(jar_of "$svc")" || todo+=("$svc")
     done
     [ "${#todo[@]}" -gt 0 ] || return 0
-    log "training the AOT cache of ${todo[*]} for this build (once, about two minutes; QG_AOT_CACHE=off skips it)"
+    log "training the AOT cache of ${todo[*]} for this build (once, about two minutes)"
     for svc in "${todo[@]}"; do
         start_service "$svc" --train
     done

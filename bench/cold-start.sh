@@ -10,8 +10,8 @@
 #                       (defaults: 3 runs; 18 windows of 5 s for the stack, 8 for each yardstick)
 #
 # The stack must not be running (./run.sh stop); Redis on 127.0.0.1:6379 is used as it is. A run takes about
-# 4 to 5 minutes on two cores. The services start with their AOT caches (made first if this build has none);
-# QG_AOT_CACHE=off starts them without, QUEUEGATE_INGEST_WARM_UP_DURATION=0 without ingest's warm-up.
+# 4 to 5 minutes on two cores. QG_AOT_CACHE=on starts the services with their AOT caches (made first if this
+# build has none), QUEUEGATE_INGEST_WARM_UP_DURATION=0 without ingest's warm-up.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 cd "$ROOT"
@@ -74,8 +74,8 @@ started_in() { # seconds since $1 (date +%s.%N), one decimal
 series() { printf '"%s": {"startSeconds": %s, "perSecond": [%s]}' "$1" "$2" "$3"; }
 
 # the JDK's AOT cache of each service (run.sh train), made before the runs so that every run starts as a deployment of
-# this build would: with it, unless QG_AOT_CACHE=off
-if [ "${QG_AOT_CACHE:-on}" != off ]; then
+# this build would, when QG_AOT_CACHE=on
+if [ "${QG_AOT_CACHE:-off}" = on ]; then
     log "the services' AOT caches for this build (made once: ./run.sh train)"
     "$ROOT/run.sh" train --no-build >"$work/train.log" 2>&1 || { cat "$work/train.log" >&2; die "the training run failed"; }
 fi

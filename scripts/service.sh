@@ -41,9 +41,9 @@ if [ -n "${QUEUE_TOKEN_SECRET:-}" ]; then
     export QUEUE_TOKEN_SECRET QUEUEGATE_TOKEN_SECRET="$QUEUE_TOKEN_SECRET"
 fi
 # With the AOT cache of this build (scripts/lib.sh, aot_paths), from the jar extracted beside it; --train runs the
-# training run that writes it when the JVM exits (run.sh trains once per build); QG_AOT_CACHE=off starts without it.
+# training run that writes it when the JVM exits (run.sh trains once per build); only with QG_AOT_CACHE=on.
 launch=(-jar "$jar")
-if [ "${QG_AOT_CACHE:-on}" != off ]; then
+if [ "${QG_AOT_CACHE:-off}" = on ]; then
     aot_paths "$module" "$jar"
     if [ "$train" = 1 ]; then
         if [ ! -f "$AOT_APP" ]; then
