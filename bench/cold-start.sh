@@ -27,7 +27,7 @@ for arg in "$@"; do
         --windows=*) WINDOWS="${arg#*=}" ;;
         --yardstick-windows=*) YARDSTICK_WINDOWS="${arg#*=}" ;;
         --window=*) WINDOW="${arg#*=}" ;;
-        -h | --help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) refuse_argument "unknown option $arg (--runs=N --windows=N --yardstick-windows=N --window=S --no-yardsticks --no-build)" ;;
     esac
 done
