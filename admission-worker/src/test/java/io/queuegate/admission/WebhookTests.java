@@ -56,7 +56,6 @@ import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.kafka.test.EmbeddedKafkaBroker;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -98,23 +97,7 @@ class WebhookTests {
 
     @BeforeAll
     static void start() {
-        // a broker of this class's own, which sets the system properties that the other tests' cached contexts read
-        // their broker's address from: put back, or they would send to this one after it is gone
-        Map<String, String> others = new HashMap<>();
-        for (String property : List.of(EmbeddedKafkaBroker.SPRING_EMBEDDED_KAFKA_BROKERS,
-                "spring.kafka.bootstrap-servers")) {
-            others.put(property, System.getProperty(property));
-        }
-        kafka = new EmbeddedKafkaKraftBroker(1, 2);
-        kafka.afterPropertiesSet();
-        others.forEach((property, value) -> {
-            if (value == null) {
-                System.clearProperty(property);
-            }
-            else {
-                System.setProperty(property, value);
-            }
-        });
+        kafka = PrivateBroker.start(2);
         connections = new LettuceConnectionFactory("127.0.0.1", 6379);
         connections.afterPropertiesSet();
         connections.start();

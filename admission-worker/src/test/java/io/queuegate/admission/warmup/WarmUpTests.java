@@ -1,12 +1,12 @@
 package io.queuegate.admission.warmup;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.admission.AdmissionWorkerApplication;
+import io.queuegate.admission.PrivateBroker;
 import io.queuegate.core.testing.TestSecrets;
 import io.queuegate.core.testing.WarmUpTraces;
 import org.apache.kafka.clients.admin.Admin;
@@ -20,7 +20,6 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.kafka.test.EmbeddedKafkaBroker;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -46,23 +45,7 @@ class WarmUpTests {
 
     @BeforeAll
     static void start() {
-        // a broker of this class's own, which sets the system properties that the other tests' cached contexts read
-        // their broker's address from: put back, or they would send to this one after it is gone
-        Map<String, String> others = new HashMap<>();
-        for (String property : List.of(EmbeddedKafkaBroker.SPRING_EMBEDDED_KAFKA_BROKERS,
-                "spring.kafka.bootstrap-servers")) {
-            others.put(property, System.getProperty(property));
-        }
-        kafka = new EmbeddedKafkaKraftBroker(1, 12, ENTRIES_TOPIC);
-        kafka.afterPropertiesSet();
-        others.forEach((property, value) -> {
-            if (value == null) {
-                System.clearProperty(property);
-            }
-            else {
-                System.setProperty(property, value);
-            }
-        });
+        kafka = PrivateBroker.start(12, ENTRIES_TOPIC);
         connections = new LettuceConnectionFactory("127.0.0.1", 6379);
         connections.afterPropertiesSet();
         connections.start();
