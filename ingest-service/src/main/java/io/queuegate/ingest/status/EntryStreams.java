@@ -28,9 +28,10 @@ import org.springframework.stereotype.Component;
  * followed: the stock can run out under it (SOLD_OUT, told at the next read) and come back within the admission
  * (AVAILABLE again), and its client must not be left offering a booking the counter refuses.
  *
- * <p>The stream reads the place as its poller would, through the same {@link PollCoalescer} (the reads of one
- * product due together share Redis calls) and at the pace a poll is told ({@code pollAfterMs}), so a product's streams
- * cost Redis no more than its polls and {@code maxPollsPerSecond} stays the bound on Redis work. Past
+ * <p>The places are read by {@link LineFeeds}: at each step, the places of a product that are due are read in one
+ * Redis call for all its streams, through the same {@link PollCoalescer} as polls; a place near the front is due at
+ * every step, so its admission is told within about a step, one far back about as often as its poll would be told,
+ * and never sooner than the poll budget allows, so {@code maxPollsPerSecond} stays the bound on Redis work. Past
  * {@code max-per-product} open streams, a new one is told to poll instead: one event {@code poll}, then closed.
  * A read that fails closes the stream with a {@code problem} event and the retry the client waits before it
  * reconnects.
@@ -45,11 +46,14 @@ class EntryStreams implements SmartLifecycle {
 
     private final PollCoalescer statuses;
 
+    private final LineFeeds feeds;
+
     private final StatusAnswers answers;
 
     private final StreamProperties properties;
 
-    private final ConcurrentHashMap<Long, AtomicInteger> open = new ConcurrentHashMap<>();
+    /** Open streams per product with any; a product leaves with its last stream. */
+    private final ConcurrentHashMap<Long, Integer> open = new ConcurrentHashMap<>();
 
     private final AtomicInteger openTotal = new AtomicInteger();
 
@@ -63,8 +67,10 @@ class EntryStreams implements SmartLifecycle {
 
     private volatile boolean running;
 
-    EntryStreams(PollCoalescer statuses, StatusAnswers answers, StreamProperties properties, MeterRegistry metrics) {
+    EntryStreams(PollCoalescer statuses, LineFeeds feeds, StatusAnswers answers, StreamProperties properties,
+            MeterRegistry metrics) {
         this.statuses = statuses;
+        this.feeds = feeds;
         this.answers = answers;
         this.properties = properties;
         metrics.gauge("queuegate.streams.open", this.openTotal);
@@ -74,17 +80,15 @@ class EntryStreams implements SmartLifecycle {
     /** The place's events, from now until nothing is left to wait for. */
     Flux<ServerSentEvent<EntryStatusResponse>> stream(Token token, String lastEventId) {
         return Flux.defer(() -> {
-            AtomicInteger product = this.open.computeIfAbsent(token.productId(), (id) -> new AtomicInteger());
-            if (product.incrementAndGet() > this.properties.maxPerProduct()) {
-                product.decrementAndGet();
+            if (!admit(token.productId())) {
                 this.redirected.increment();
                 return read(token).map((answer) -> ServerSentEvent.builder(answer).event("poll").build()).flux()
                     .onErrorResume(EntryStreams::problem);
             }
             this.openTotal.incrementAndGet();
-            Flux<ServerSentEvent<EntryStatusResponse>> changes = read(token)
-                .expand((answer) -> last(answer) ? Mono.empty()
-                        : Mono.delay(Duration.ofMillis(answer.pollAfterMs())).then(read(token)))
+            Flux<ServerSentEvent<EntryStatusResponse>> changes = this.feeds.follow(token)
+                .map((state) -> this.answers.describe(token, state))
+                .takeUntil(EntryStreams::last)
                 .filter(changed(lastEventId))
                 .map((answer) -> ServerSentEvent.builder(answer).id(idOf(answer)).event(answer.status().name())
                     .build())
@@ -94,7 +98,7 @@ class EntryStreams implements SmartLifecycle {
             return changes.publish((events) -> Flux.merge(events, heartbeats.takeUntilOther(events.then())))
                 .takeUntilOther(this.stopping.asMono())
                 .doFinally((signal) -> {
-                    product.decrementAndGet();
+                    release(token.productId());
                     this.openTotal.decrementAndGet();
                 });
         });
@@ -124,6 +128,25 @@ class EntryStreams implements SmartLifecycle {
     /** Streams open now at this instance. */
     int open() {
         return this.openTotal.get();
+    }
+
+    /** Counts a new stream of the product, unless it has {@code max-per-product} already. */
+    private boolean admit(long productId) {
+        boolean[] admitted = {false};
+        this.open.compute(productId, (id, count) -> {
+            int now = count == null ? 0 : count;
+            admitted[0] = now < this.properties.maxPerProduct();
+            if (!admitted[0]) {
+                return count;
+            }
+            return now + 1;
+        });
+        return admitted[0];
+    }
+
+    /** Uncounts a stream; a product leaves the map with its last stream. */
+    private void release(long productId) {
+        this.open.computeIfPresent(productId, (id, count) -> count > 1 ? count - 1 : null);
     }
 
     /** Whether nothing is left to tell: the place is gone. */

@@ -24,7 +24,9 @@ import io.queuegate.core.queue.TokenState;
 import io.queuegate.core.queue.TokenStatusReader;
 import io.queuegate.core.token.Token;
 import io.queuegate.web.ApiException;
+import io.queuegate.web.ProblemCodes;
 
+import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
 /**
@@ -112,6 +114,22 @@ class PollCoalescer implements AutoCloseable {
         return this.products.get(token.productId(), ProductPolls::new).read(token.userId());
     }
 
+    /**
+     * The states of several users of one product, read together: all are queued before a call starts, so the call
+     * that carries the first carries the rest (up to {@code max-batch} a call), with whatever polls of the product
+     * queued meanwhile. One future a user, in the order given; each fails on its own as a poll would (past
+     * {@code max-queued}, past the deadline).
+     */
+    List<CompletableFuture<TokenState>> readAll(long productId, List<String> userIds) {
+        ProductPolls polls = this.products.get(productId, ProductPolls::new);
+        List<CompletableFuture<TokenState>> states = new ArrayList<>(userIds.size());
+        for (String userId : userIds) {
+            states.add(polls.queue(userId));
+        }
+        polls.lead();
+        return states;
+    }
+
     /** How many products have a line of polls now. */
     long productLines() {
         this.products.cleanUp();
@@ -147,17 +165,22 @@ class PollCoalescer implements AutoCloseable {
         }
 
         CompletableFuture<TokenState> read(String userId) {
+            CompletableFuture<TokenState> state = queue(userId);
+            lead();
+            return state;
+        }
+
+        /** Queues one poll without starting a call: {@link #lead()} must follow. */
+        CompletableFuture<TokenState> queue(String userId) {
             Poll poll = new Poll(userId);
             poll.deadline = PollCoalescer.this.deadlines.newTimeout(poll, PollCoalescer.this.deadlineNanos,
                     TimeUnit.NANOSECONDS);
             if (this.size.incrementAndGet() > PollCoalescer.this.maxQueued) {
                 this.size.decrementAndGet();
                 poll.deadline.cancel();
-                return CompletableFuture.failedFuture(ApiException.unavailable(
-                        "Too many status polls at once; poll again shortly.", PollCoalescer.this.retryAfter));
+                return CompletableFuture.failedFuture(new Crowded(PollCoalescer.this.retryAfter));
             }
             this.queued.offer(poll);
-            lead();
             return poll.state;
         }
 
@@ -227,6 +250,15 @@ class PollCoalescer implements AutoCloseable {
             catch (RuntimeException | Error ex) {
                 return () -> waiting.forEach((poll) -> poll.fail(ex));
             }
+        }
+    }
+
+    /** A poll refused because {@code max-queued} polls of its product wait already: 503, poll again shortly. */
+    static final class Crowded extends ApiException {
+
+        Crowded(Duration retryAfter) {
+            super(HttpStatus.SERVICE_UNAVAILABLE, ProblemCodes.UNAVAILABLE,
+                    "Too many status polls at once; poll again shortly.", retryAfter);
         }
     }
 

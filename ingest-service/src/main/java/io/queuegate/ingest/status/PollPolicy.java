@@ -2,6 +2,7 @@ package io.queuegate.ingest.status;
 
 import io.queuegate.core.queue.TokenState;
 import io.queuegate.core.queue.LineConditions;
+import io.queuegate.core.queue.TokenStatus;
 
 /**
  * How long a client should wait before its next poll, and how long its wait should take. Far-back users
@@ -78,6 +79,22 @@ final class PollPolicy {
             case AVAILABLE -> admitted(state, nowMillis);
             case EXPIRED -> null;
         };
+    }
+
+    /**
+     * When a stream reads its place again: as a poll would be told, but a waiting place may be read as often as every
+     * step, a quarter of its unrounded wait ahead, so that the read that finds it admitted comes within a step of the
+     * admission rather than within a poll's second. The poll budget still holds: a place is not read sooner than the
+     * budget allows.
+     */
+    static Long streamReadAfterMs(TokenState state, long nowMillis, long stepMillis) {
+        if (state.status() != TokenStatus.WAITING || state.position() <= 0 || state.pace() <= 0) {
+            return pollAfterMs(state, nowMillis);
+        }
+        double behindHeadStart = Math.max(0, state.position() - state.line().headStart());
+        long byWait = (long) (behindHeadStart * 1000 / state.pace() / 4);
+        long next = Math.max(stepMillis, Math.min(MAX_POLL_MS, Math.max(byWait, budgeted(state))));
+        return capForAbandonment(next, state.line());
     }
 
     /**

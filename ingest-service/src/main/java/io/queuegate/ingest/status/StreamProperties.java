@@ -15,10 +15,14 @@ import org.springframework.validation.annotation.Validated;
  * @param maxPerProduct streams one product may have open at this instance; a stream past it is told to poll instead
  *        (one event {@code poll}, with {@code pollAfterMs}) and closed
  * @param heartbeat how often a quiet stream sends a comment, so that proxies keep it open
+ * @param step how often the streams of a product are read, all those due in one Redis call (in calls of at most
+ *        {@code queuegate.ingest.status.max-batch} users); a place near the front is read every step, so its
+ *        admission is told within about a step
  */
 @Validated
 @ConfigurationProperties("queuegate.ingest.streams")
 record StreamProperties(
         @DefaultValue("20000") @Min(0) int maxPerProduct,
-        @DefaultValue("15s") @NotNull Duration heartbeat) {
+        @DefaultValue("15s") @NotNull Duration heartbeat,
+        @DefaultValue("100ms") @NotNull Duration step) {
 }

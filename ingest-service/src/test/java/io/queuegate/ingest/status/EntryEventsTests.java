@@ -17,6 +17,8 @@ import io.queuegate.core.queue.Admission;
 import io.queuegate.core.queue.Keyspace;
 import io.queuegate.core.queue.Leaving;
 import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.core.queue.TokenState;
+import io.queuegate.core.queue.TokenStatusReader;
 import io.queuegate.core.testing.TestRedis;
 import io.queuegate.core.token.Token;
 import io.queuegate.core.token.TokenCodec;
@@ -25,6 +27,7 @@ import io.queuegate.ingest.LineFixture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -50,6 +53,12 @@ class EntryEventsTests extends IngestHttpTestSupport {
 
     @Autowired
     private StatusAnswers answers;
+
+    @Autowired
+    private LineFeeds feeds;
+
+    @Autowired
+    private TokenStatusReader reader;
 
     private long product;
 
@@ -181,8 +190,8 @@ class EntryEventsTests extends IngestHttpTestSupport {
         line.add(mine);
         LineFixture.append(this.redis, this.product, LineFixture.usersOf(CODEC, line));
 
-        EntryStreams quiet = new EntryStreams(this.statuses, this.answers,
-                new StreamProperties(10, Duration.ofMillis(100)), new SimpleMeterRegistry());
+        EntryStreams quiet = new EntryStreams(this.statuses, this.feeds, this.answers,
+                new StreamProperties(10, Duration.ofMillis(100), Duration.ofMillis(100)), new SimpleMeterRegistry());
         // stopped and started again, as the test framework pauses an idle context: streams are served anew
         quiet.start();
         quiet.stop();
@@ -194,8 +203,8 @@ class EntryEventsTests extends IngestHttpTestSupport {
             .satisfies((event) -> assertThat(event.data().position()).isEqualTo(401));
         assertThat(events).filteredOn((event) -> "keep-alive".equals(event.comment())).hasSizeGreaterThanOrEqualTo(5);
 
-        EntryStreams crowded = new EntryStreams(this.statuses, this.answers,
-                new StreamProperties(0, Duration.ofSeconds(15)), new SimpleMeterRegistry());
+        EntryStreams crowded = new EntryStreams(this.statuses, this.feeds, this.answers,
+                new StreamProperties(0, Duration.ofSeconds(15), Duration.ofMillis(100)), new SimpleMeterRegistry());
         List<ServerSentEvent<EntryStatusResponse>> told = crowded.stream(verified(mine), null).collectList()
             .block(Duration.ofSeconds(10));
         assertThat(told).singleElement().satisfies((event) -> {
@@ -204,6 +213,42 @@ class EntryEventsTests extends IngestHttpTestSupport {
         });
         assertThat(crowded.open()).isZero();
         assertThat(quiet.open()).isZero();
+    }
+
+    @Test
+    void theStreamsOfAProductAreReadTogetherOnceAStepNotOnceAStream() {
+        // a thousand admissions a second: the first forty places may be admitted within a step, so each is read at
+        // every step
+        LineFixture.openUnregistered(this.redis, this.product, 1, 1_000);
+        List<String> line = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            line.add(CODEC.issue(this.product, "user-" + i).value());
+        }
+        LineFixture.append(this.redis, this.product, LineFixture.usersOf(CODEC, line));
+        SimpleMeterRegistry metrics = new SimpleMeterRegistry();
+        try (PollCoalescer coalescer = new PollCoalescer(this.reader,
+                new StatusPollProperties(128, 4096, Duration.ofSeconds(1), Duration.ofSeconds(2)), metrics)) {
+            LineFeeds feeds = new LineFeeds(coalescer, new StreamProperties(100, Duration.ofSeconds(15),
+                    Duration.ofMillis(100)), metrics);
+            feeds.start();
+            try {
+                List<List<TokenState>> read = Flux.fromIterable(line)
+                    .flatMap((token) -> feeds.follow(verified(token)).take(Duration.ofMillis(2_000)).collectList())
+                    .collectList().block(Duration.ofSeconds(10));
+
+                assertThat(read).hasSize(40).allSatisfy((states) -> assertThat(states).hasSizeGreaterThanOrEqualTo(8));
+                long reads = read.stream().mapToLong(List::size).sum();
+                long calls = metrics.get("queuegate.status.batch").summary().count();
+                long steps = (long) metrics.get("queuegate.streams.product_steps").counter().count();
+                assertThat(calls).as("one Redis call a step for the product's forty streams").isLessThanOrEqualTo(steps)
+                    .isLessThanOrEqualTo(25);
+                assertThat(reads).isGreaterThanOrEqualTo(30 * calls);
+                assertThat(feeds.followed()).as("a stream that ends is followed no more").isZero();
+            }
+            finally {
+                feeds.stop();
+            }
+        }
     }
 
     private static Token verified(String token) {

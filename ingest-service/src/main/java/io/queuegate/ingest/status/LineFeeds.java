@@ -1,0 +1,183 @@
+package io.queuegate.ingest.status;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.queuegate.core.queue.TokenState;
+import io.queuegate.core.token.Token;
+import io.queuegate.web.ApiException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.FluxSink;
+
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * Reads the places followed by event streams, a product at a time: at every step, the places of a product that are due
+ * are read together, through the {@link PollCoalescer} that answers polls, so one Redis call (in calls of at most
+ * {@code max-batch} users, and together with the product's polls queued meanwhile) serves every stream of the product
+ * due at that step, however many there are. A place is due again when {@link PollPolicy#streamReadAfterMs} says:
+ * every step near the front, where an admission must be told within a step, rarely far back.
+ *
+ * <p>The step runs on one timer thread, which only picks the due places and queues their reads; the reads run on the
+ * coalescer's call threads, and each answer goes to its stream from there.
+ */
+@Component
+class LineFeeds implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(LineFeeds.class);
+
+    private final PollCoalescer statuses;
+
+    private final long stepMillis;
+
+    /** The followed places of each product with at least one; a product leaves the map with its last follower. */
+    private final ConcurrentHashMap<Long, Set<Follower>> products = new ConcurrentHashMap<>();
+
+    private final Counter reads;
+
+    private final Counter steps;
+
+    private ScheduledExecutorService timer;
+
+    private ScheduledFuture<?> stepping;
+
+    LineFeeds(PollCoalescer statuses, StreamProperties properties, MeterRegistry metrics) {
+        this.statuses = statuses;
+        this.stepMillis = Math.max(1, properties.step().toMillis());
+        this.reads = Counter.builder("queuegate.streams.reads")
+            .description("Places read for event streams")
+            .register(metrics);
+        this.steps = Counter.builder("queuegate.streams.product_steps")
+            .description("Steps of a product with places due, each read together")
+            .register(metrics);
+        metrics.gaugeMapSize("queuegate.streams.products", List.of(), this.products);
+    }
+
+    /**
+     * The token's state, read at the first step and then whenever it is due again, until the subscription is
+     * cancelled. Fails with the read's failure ({@link ApiException} 503 when the store does not answer).
+     */
+    Flux<TokenState> follow(Token token) {
+        return Flux.create((sink) -> {
+            Follower follower = new Follower(token.userId(), sink);
+            this.products.compute(token.productId(), (id, followers) -> {
+                Set<Follower> set = followers != null ? followers : ConcurrentHashMap.newKeySet();
+                set.add(follower);
+                return set;
+            });
+            sink.onDispose(() -> this.products.computeIfPresent(token.productId(), (id, followers) -> {
+                followers.remove(follower);
+                return followers.isEmpty() ? null : followers;
+            }));
+        });
+    }
+
+    /** Places followed now, at this instance. */
+    int followed() {
+        return this.products.values().stream().mapToInt(Set::size).sum();
+    }
+
+    /** One step: for each product, the places due are read together. */
+    private void step() {
+        try {
+            long now = System.currentTimeMillis();
+            this.products.forEach((productId, followers) -> read(productId, followers, now));
+        }
+        catch (RuntimeException ex) {
+            // a failed step must not end the timer's schedule, which would silence every stream
+            log.warn("A step of the event streams failed: {}", ex.toString());
+        }
+    }
+
+    private void read(long productId, Set<Follower> followers, long now) {
+        List<Follower> due = new ArrayList<>();
+        for (Follower follower : followers) {
+            if (follower.readAt <= now && follower.reading.compareAndSet(false, true)) {
+                due.add(follower);
+            }
+        }
+        if (due.isEmpty()) {
+            return;
+        }
+        List<String> userIds = new ArrayList<>(due.size());
+        for (Follower follower : due) {
+            userIds.add(follower.userId);
+        }
+        this.steps.increment();
+        this.reads.increment(due.size());
+        List<CompletableFuture<TokenState>> states = this.statuses.readAll(productId, userIds);
+        for (int i = 0; i < due.size(); i++) {
+            Follower follower = due.get(i);
+            states.get(i).whenComplete(follower::answer);
+        }
+    }
+
+    @Override
+    public void start() {
+        this.timer = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().name("line-feed-step").daemon(true).factory());
+        this.stepping = this.timer.scheduleWithFixedDelay(this::step, this.stepMillis, this.stepMillis,
+                TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void stop() {
+        this.stepping.cancel(false);
+        this.timer.shutdownNow();
+        this.timer = null;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return this.timer != null;
+    }
+
+    /** A followed place: who, where its states go, and when it is due to be read again. */
+    private final class Follower {
+
+        final String userId;
+
+        final FluxSink<TokenState> sink;
+
+        /** Epoch milliseconds from which the place is due; due at once when it starts being followed. */
+        volatile long readAt;
+
+        /** Whether a read of the place is queued or in flight: a slow read is not joined by another. */
+        final AtomicBoolean reading = new AtomicBoolean();
+
+        Follower(String userId, FluxSink<TokenState> sink) {
+            this.userId = userId;
+            this.sink = sink;
+        }
+
+        void answer(TokenState state, Throwable failure) {
+            if (failure != null) {
+                if (failure instanceof PollCoalescer.Crowded) {
+                    // the product's polls and streams filled the coalescer's queue: this place waits for a later step
+                    this.reading.set(false);
+                    return;
+                }
+                this.sink.error(failure);
+                return;
+            }
+            long now = System.currentTimeMillis();
+            Long after = PollPolicy.streamReadAfterMs(state, now, LineFeeds.this.stepMillis);
+            this.readAt = now + (after != null ? after : PollPolicy.MAX_POLL_MS);
+            this.reading.set(false);
+            this.sink.next(state);
+        }
+    }
+}
