@@ -4,7 +4,7 @@
 #
 #   ./bench.sh                       full run, about 10 minutes; rewrites the figures in docs/BENCHMARKS.md
 #   ./bench.sh --quick               smoke run, about 2 minutes after start-up; writes bench/results/tmp/quick.*
-#   ./bench.sh --only=ingest,status  some scenarios: admission, drain, status, ingest, booking, e2e
+#   ./bench.sh --only=ingest,status  some scenarios: admission, drain, status, ingest, booking, e2e, streams
 #                                    (partial runs write to bench/results/tmp/, never the report)
 #   ./bench.sh --only=yardsticks     no stack: start the two yardstick apps, drive each briefly, stop them
 #   ./bench.sh --only=cold           a burst right after a cold start, beside the yardsticks started cold
@@ -26,6 +26,7 @@
 #   --driver=auto|wrk|java  --warmup=S --duration=S --rounds=N --connections=N --wrk-threads=N --label=NAME
 #   --drain-events=N --admission-batch=N --booking-stock=N --e2e-users=N --e2e-window=S
 #   --e2e-admit-per-second=N --e2e-stock=N --e2e-max-active=N --e2e-timeout=S
+#   --streams=N --streams-admit-per-second=N --streams-admit-seconds=S
 #   --from-json=FILE        measure nothing: rewrite the chart and the report from a saved run's JSON
 # Environment: BENCH_SERVICE_ENV="NAME=value ..." extra settings for the services when this script starts them
 #   (e.g. SPRING_KAFKA_PRODUCER_PROPERTIES_LINGER_MS=0); QG_JAVA_OPTS extra JVM options for the services (and
@@ -43,7 +44,7 @@ BENCH_JAR="$ROOT/bench/target/queuegate-bench-$VERSION-exec.jar"
 PORTS=(8080 8081 8082)
 YARDSTICK_MODULES="yardsticks/plain-noop,yardsticks/seed-design"
 
-usage() { sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; }
 
 BUILD=1
 RESTART=0
@@ -75,7 +76,7 @@ for arg in "$@"; do
             IFS=',' read -ra names <<< "${arg#--only=}"
             for name in "${names[@]}"; do
                 case "$name" in
-                    admission | drain | status | ingest | booking | e2e) ;;
+                    admission | drain | status | ingest | booking | e2e | streams) ;;
                     *) usage >&2; echo "[queuegate] ERROR: unknown scenario: $name" >&2; exit 2 ;;
                 esac
             done

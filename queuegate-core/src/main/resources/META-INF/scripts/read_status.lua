@@ -2,8 +2,9 @@
 -- KEYS[1] entry:{p}   KEYS[2] waiting:{p}   KEYS[3] gone:{p}   KEYS[4] queue:{p}   KEYS[5] stats:{p}
 -- KEYS[6] stock:{p}   KEYS[7] seen:{p}
 -- ARGV[1] now in epoch ms, or 0 to read Redis TIME   ARGV[2..] user ids (the tokens', verified by the caller)
--- Returns {pace, maxPollsPerSecond, waiting, abandonAfterSeconds, opensAt, paceFloor, measured, headStart, status,
--- position, expiresAt, sinceLastPollMs, status, ...}: the line's conditions, then four fields per user in the order of ARGV.
+-- Returns {pace, maxPollsPerSecond, waiting, abandonAfterSeconds, opensAt, paceFloor, measured, headStart,
+-- admitPerSecond, status, position, expiresAt, sinceLastPollMs, status, ...}: the line's conditions, then four fields
+-- per user in the order of ARGV. admitPerSecond is the most the line can move at, a second's worth at once besides.
 -- pace is admissions per second as a string (measured, or admitPerSecond before there is history, whichever is
 -- lower); paceFloor the least the line can move at by its settings alone, as a string: every place is held at most
 -- entryTtlSeconds, so at least maxActive ÷ entryTtlSeconds a second are admitted, and at most admitPerSecond;
@@ -104,7 +105,7 @@ end
 local free = math.max(0, (tonumber(s[5]) or 0) - redis.call('ZCARD', KEYS[1]))
 local headStart = math.floor(math.min(tokens, free))
 local reply = {tostring(pace), maxPolls, maxPolls > 0 and redis.call('ZCARD', KEYS[2]) or 0, abandon,
-  s[4] or '0', tostring(floor), measured and 1 or 0, headStart}
+  s[4] or '0', tostring(floor), measured and 1 or 0, headStart, rate}
 for i = 2, #ARGV do
   local status, position, expiresAt, since = place(ARGV[i])
   reply[#reply + 1] = status

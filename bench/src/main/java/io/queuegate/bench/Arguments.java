@@ -31,7 +31,7 @@ final class Arguments {
     Boolean quick;
 
     @Option(names = "--only", paramLabel = "NAMES", description = "some scenarios, comma-separated: "
-            + "admission, drain, status, ingest, booking, e2e; or yardsticks alone (default: all but yardsticks)")
+            + "admission, drain, status, ingest, booking, e2e, streams; or yardsticks alone (default: all but yardsticks)")
     String only;
 
     @Option(names = "--driver", paramLabel = "auto|wrk|java", description = "the rate figures' load generator "
@@ -67,6 +67,18 @@ final class Arguments {
     @Option(names = "--booking-stock", paramLabel = "N",
             description = "units the booking figure sells (default 100,000, quick 5,000)")
     Integer bookingStock;
+
+    @Option(names = "--streams", paramLabel = "N", description = "event streams to hold open at ingest (default "
+            + "50,000, quick 2,000; at most what the open-file limit allows)")
+    Integer streams;
+
+    @Option(names = "--streams-admit-per-second", paramLabel = "N",
+            description = "the streamed line's pace once it moves (default 200)")
+    Integer streamsAdmitPerSecond;
+
+    @Option(names = "--streams-admit-seconds", paramLabel = "S",
+            description = "how long the streamed line moves (default 15, quick 5)")
+    Integer streamsAdmitSeconds;
 
     @Option(names = "--e2e-users", paramLabel = "N",
             description = "users of the end-to-end sale (default 100,000, quick 20,000)")
@@ -188,6 +200,9 @@ final class Arguments {
                 or(this.e2eStock, quick ? 3_000 : 20_000),
                 or(this.e2eMaxActive, 10_000),
                 Duration.ofSeconds(or(this.e2eTimeout, quick ? 60 : 120)),
+                or(this.streams, quick ? 2_000 : 50_000),
+                or(this.streamsAdmitPerSecond, 200),
+                or(this.streamsAdmitSeconds, quick ? 5 : 15),
                 text(this.host, "127.0.0.1"), root, root.resolve("bench/results"),
                 Path.of(text(this.report, root.resolve("docs/BENCHMARKS.md").toString())),
                 label, text(this.command, "./bench.sh" + (quick ? " --quick" : "")),

@@ -116,6 +116,7 @@ public final class BenchMain {
                 }
                 scenario(bench, "booking", () -> BookingScenario.run(bench));
                 scenario(bench, "e2e", () -> EndToEndScenario.run(bench));
+                scenario(bench, "streams", () -> bench.metered(() -> StreamsScenario.run(bench)));
             }
             finally {
                 progress.phase("cleaning up the benchmark's products", 1);

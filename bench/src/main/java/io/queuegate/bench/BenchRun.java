@@ -14,7 +14,7 @@ record BenchRun(String startedAt, String command, Map<String, Object> options, H
         String rateDriver, Git git, Map<String, Map<String, Object>> services,
         Map<String, Object> background, AdmissionFigure admission, Map<String, Object> redisBenchmarkZadd,
         MemoryFigure memory, DrainFigure drain, Map<String, Object> status, Map<String, Object> ingest,
-        BookingFigure booking, EndToEndFigure e2e, Long seconds) {
+        BookingFigure booking, EndToEndFigure e2e, StreamsFigure streams, Long seconds) {
 
     /** Reads runs of every version: fields it does not know are left out, fields a run lacks are null. */
     static final JsonMapper JSON = JsonMapper.builder()

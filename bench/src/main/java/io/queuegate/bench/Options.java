@@ -15,10 +15,11 @@ import java.util.Set;
 record Options(boolean quick, Set<String> scenarios, String driver, Duration warmup, Duration duration, int rounds,
         int connections, int wrkThreads, int drainEvents, int admissionBatch, int admissionRepeats, int bookingStock,
         int e2eUsers, Duration e2eWindow, int e2eAdmitPerSecond, int e2eStock, int e2eMaxActive, Duration e2eTimeout,
+        int streams, int streamsAdmitPerSecond, int streamsAdmitSeconds,
         String host, Path root, Path resultsDir, Path reportFile, String label, String command, boolean writeReport,
         String renice, String fromJson, String coldStart, String serviceJvmOptions, int redisPort) {
 
-    static final List<String> ALL = List.of("admission", "drain", "status", "ingest", "booking", "e2e");
+    static final List<String> ALL = List.of("admission", "drain", "status", "ingest", "booking", "e2e", "streams");
 
     /** The {@code --only} value that starts the yardstick apps without the stack and drives each briefly. */
     static final String YARDSTICKS = "yardsticks";
@@ -59,6 +60,8 @@ record Options(boolean quick, Set<String> scenarios, String driver, Duration war
         out.put("e2eAdmitPerSecond", this.e2eAdmitPerSecond);
         out.put("e2eStock", this.e2eStock);
         out.put("e2eMaxActive", this.e2eMaxActive);
+        out.put("streams", this.streams);
+        out.put("streamsAdmitPerSecond", this.streamsAdmitPerSecond);
         out.put("renice", this.renice.isEmpty() ? null : this.renice);
         return out;
     }

@@ -203,6 +203,28 @@ final class Report {
         else {
             md.append(failed("6", "End to end", e2e == null ? null : error(e2e.error())));
         }
+        StreamsFigure streams = r.streams();
+        if (streams != null && streams.measured()) {
+            Latency told = streams.admissionToAvailable();
+            md.append(row("8a", String.format("Event streams held open at one ingest (%,d asked; open files allowed "
+                    + "here: %,d)", num(streams.wanted()), num(streams.openFileLimit())),
+                    String.format("%,d open, each told its first event; heap %s → %s MiB after a full GC (%s B a "
+                            + "stream), resident %s B a stream", num(streams.openWithFirstEvent()),
+                            streams.heapBeforeMiB(), streams.heapHeldMiB(), streams.heapBytesPerStream(),
+                            streams.rssBytesPerStream()),
+                    String.format("Redis: %,d calls/s reading %,d places/s while the line stands still",
+                            num(streams.redisCallsPerSecond()), num(streams.placesReadPerSecond())),
+                    null, Targets.STREAMS_HELD, streams.openWithFirstEvent()));
+            md.append(row("8b", String.format("Admission → AVAILABLE event at the subscriber, the line moving at %s/s "
+                    + "under %,d streams", streams.admitPerSecond(), num(streams.openWithFirstEvent())),
+                    told == null ? "not measured" : String.format("p50 %s ms, p99 %s ms, max %s ms (%,d admissions; "
+                            + "%s not told)", told.p50Ms(), told.p99Ms(), told.maxMs(), num(streams.admitted()),
+                            streams.availableNotTold()),
+                    "—", null, Targets.ADMISSION_TO_EVENT_P99_MS, told == null ? null : told.p99Ms()));
+        }
+        else if (streams != null) {
+            md.append(failed("8", "Event streams", error(streams.error())));
+        }
         MemoryFigure memory = r.memory();
         if (memory != null && memory.measured()) {
             md.append(row("7", String.format("Memory: Redis bytes per waiting user at %,d waiting", num(memory.waiting())),

@@ -30,6 +30,12 @@ final class Targets {
     /** The batch {@link #ADMISSION_TICK_MS} is set for; a run with another batch is not judged. */
     static final int ADMISSION_BATCH = 10_000;
 
+    /** Event streams one ingest holds open at once, each told its first event. */
+    static final Target STREAMS_HELD = Target.atLeast(50_000);
+
+    /** From an admission to the AVAILABLE event at its subscriber, p99, with {@link #STREAMS_HELD} streams open. */
+    static final Target ADMISSION_TO_EVENT_P99_MS = Target.atMost(250, "ms");
+
     private Targets() {
     }
 }

@@ -2,20 +2,26 @@ package io.queuegate.ingest.status;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Predicate;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.queuegate.core.queue.TokenState;
 import io.queuegate.core.queue.TokenStatus;
 import io.queuegate.core.token.Token;
 import io.queuegate.web.ApiException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
+import reactor.util.concurrent.Queues;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.http.codec.ServerSentEvent;
@@ -35,6 +41,10 @@ import org.springframework.stereotype.Component;
  * {@code max-per-product} open streams, a new one is told to poll instead: one event {@code poll}, then closed.
  * A read that fails closes the stream with a {@code problem} event and the retry the client waits before it
  * reconnects.
+ *
+ * <p>A stream holds little, since one ingest holds tens of thousands: its place in {@link LineFeeds}, what it told
+ * last, and a sink of a few events for the connection to write; one timer sends every stream's heartbeat. A client
+ * that reads so slowly that those few events are not written yet is closed, and reconnects with its Last-Event-ID.
  */
 @Component
 class EntryStreams implements SmartLifecycle {
@@ -43,6 +53,12 @@ class EntryStreams implements SmartLifecycle {
 
     /** Positions and ETAs are told exactly up to this, then to two significant digits, as a page shows them. */
     private static final long EXACT_BELOW = 100;
+
+    /** Events a stream holds for a slow connection before it is closed. */
+    private static final int BUFFERED_EVENTS = 8;
+
+    private static final ServerSentEvent<EntryStatusResponse> HEARTBEAT = ServerSentEvent.<EntryStatusResponse>builder()
+        .comment("keep-alive").build();
 
     private final PollCoalescer statuses;
 
@@ -55,17 +71,13 @@ class EntryStreams implements SmartLifecycle {
     /** Open streams per product with any; a product leaves with its last stream. */
     private final ConcurrentHashMap<Long, Integer> open = new ConcurrentHashMap<>();
 
+    private final Set<Subscriber> subscribers = ConcurrentHashMap.newKeySet();
+
     private final AtomicInteger openTotal = new AtomicInteger();
 
     private final Counter redirected;
 
-    /**
-     * Ends every stream when the service stops, before the server's graceful shutdown waits for open requests; made
-     * anew at each start, since a context may be stopped and started again (the test framework pauses idle ones).
-     */
-    private volatile Sinks.Empty<Void> stopping = Sinks.empty();
-
-    private volatile boolean running;
+    private ScheduledExecutorService heartbeats;
 
     EntryStreams(PollCoalescer statuses, LineFeeds feeds, StatusAnswers answers, StreamProperties properties,
             MeterRegistry metrics) {
@@ -83,31 +95,31 @@ class EntryStreams implements SmartLifecycle {
             if (!admit(token.productId())) {
                 this.redirected.increment();
                 return read(token).map((answer) -> ServerSentEvent.builder(answer).event("poll").build()).flux()
-                    .onErrorResume(EntryStreams::problem);
+                    .onErrorResume((failure) -> Flux.just(problem(failure)));
             }
             this.openTotal.incrementAndGet();
-            Flux<ServerSentEvent<EntryStatusResponse>> changes = this.feeds.follow(token)
-                .map((state) -> this.answers.describe(token, state))
-                .takeUntil(EntryStreams::last)
-                .filter(changed(lastEventId))
-                .map((answer) -> ServerSentEvent.builder(answer).id(idOf(answer)).event(answer.status().name())
-                    .build())
-                .onErrorResume(EntryStreams::problem);
-            Flux<ServerSentEvent<EntryStatusResponse>> heartbeats = Flux.interval(this.properties.heartbeat())
-                .map((beat) -> ServerSentEvent.<EntryStatusResponse>builder().comment("keep-alive").build());
-            return changes.publish((events) -> Flux.merge(events, heartbeats.takeUntilOther(events.then())))
-                .takeUntilOther(this.stopping.asMono())
-                .doFinally((signal) -> {
-                    release(token.productId());
-                    this.openTotal.decrementAndGet();
-                });
+            Subscriber subscriber = new Subscriber(token, lastEventId);
+            this.subscribers.add(subscriber);
+            subscriber.following = this.feeds.follow(token, subscriber::told, subscriber::failed);
+            if (!isRunning()) {
+                subscriber.end();
+            }
+            return subscriber.events.asFlux().doFinally((signal) -> {
+                subscriber.following.dispose();
+                this.subscribers.remove(subscriber);
+                release(token.productId());
+                this.openTotal.decrementAndGet();
+            });
         });
     }
 
     @Override
     public void start() {
-        this.stopping = Sinks.empty();
-        this.running = true;
+        this.heartbeats = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().name("stream-heartbeats").daemon(true).factory());
+        long every = Math.max(1, this.properties.heartbeat().toMillis());
+        this.heartbeats.scheduleWithFixedDelay(() -> this.subscribers.forEach(Subscriber::beat), every, every,
+                TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -116,13 +128,14 @@ class EntryStreams implements SmartLifecycle {
      */
     @Override
     public void stop() {
-        this.running = false;
-        this.stopping.tryEmitEmpty();
+        this.heartbeats.shutdownNow();
+        this.heartbeats = null;
+        this.subscribers.forEach(Subscriber::end);
     }
 
     @Override
     public boolean isRunning() {
-        return this.running;
+        return this.heartbeats != null;
     }
 
     /** Streams open now at this instance. */
@@ -158,17 +171,6 @@ class EntryStreams implements SmartLifecycle {
         return Mono.fromFuture(() -> this.statuses.read(token)).map((state) -> this.answers.describe(token, state));
     }
 
-    /** Lets through an answer that says something the one before it (or the client's last event) did not. */
-    private static Predicate<EntryStatusResponse> changed(String lastEventId) {
-        String[] last = {lastEventId};
-        return (answer) -> {
-            String id = idOf(answer);
-            boolean news = !id.equals(last[0]);
-            last[0] = id;
-            return news;
-        };
-    }
-
     /** What an event said: the status, the position band and the ETA's. */
     static String idOf(EntryStatusResponse answer) {
         return answer.status() + "." + band(answer.position()) + "." + band(answer.etaSeconds()) + "."
@@ -187,15 +189,70 @@ class EntryStreams implements SmartLifecycle {
         return Long.toString(value / step * step);
     }
 
-    /** The stream ends: the client reconnects after the retry a refusal asks (1 s for any other failure). */
-    private static Flux<ServerSentEvent<EntryStatusResponse>> problem(Throwable failure) {
+    /** The stream's last event: the client reconnects after the retry a refusal asks (1 s for any other failure). */
+    private static ServerSentEvent<EntryStatusResponse> problem(Throwable failure) {
         if (!(failure instanceof ApiException)) {
             log.warn("A place's event stream failed: {}", failure.toString());
         }
         Duration retry = failure instanceof ApiException refusal && refusal.retryAfter() != null
                 ? refusal.retryAfter() : Duration.ofSeconds(1);
         String code = failure instanceof ApiException refusal ? refusal.code() : "unavailable";
-        return Flux.just(ServerSentEvent.<EntryStatusResponse>builder().event("problem").comment(code).retry(retry)
-            .build());
+        return ServerSentEvent.<EntryStatusResponse>builder().event("problem").comment(code).retry(retry).build();
+    }
+
+    /**
+     * One open stream: what it told last, and the few events its connection has not written yet. Its place's states
+     * come from the coalescer's call threads, its heartbeats from the timer, so what it sends is sent one at a time.
+     */
+    private final class Subscriber {
+
+        final Token token;
+
+        final Sinks.Many<ServerSentEvent<EntryStatusResponse>> events = Sinks.many().unicast()
+            .onBackpressureBuffer(Queues.<ServerSentEvent<EntryStatusResponse>>get(BUFFERED_EVENTS).get());
+
+        /** The id of the last event told, or the client's Last-Event-ID before the first. */
+        String lastId;
+
+        Disposable following;
+
+        Subscriber(Token token, String lastEventId) {
+            this.token = token;
+            this.lastId = lastEventId;
+        }
+
+        /** A read of the place: an event if it says something new, the last one once the place is gone. */
+        synchronized void told(TokenState state) {
+            EntryStatusResponse answer = EntryStreams.this.answers.describe(this.token, state);
+            String id = idOf(answer);
+            if (!id.equals(this.lastId)) {
+                this.lastId = id;
+                send(ServerSentEvent.builder(answer).id(id).event(answer.status().name()).build());
+            }
+            if (last(answer)) {
+                this.events.tryEmitComplete();
+            }
+        }
+
+        synchronized void failed(Throwable failure) {
+            send(problem(failure));
+            this.events.tryEmitComplete();
+        }
+
+        synchronized void beat() {
+            send(HEARTBEAT);
+        }
+
+        synchronized void end() {
+            this.events.tryEmitComplete();
+        }
+
+        private void send(ServerSentEvent<EntryStatusResponse> event) {
+            Sinks.EmitResult result = this.events.tryEmitNext(event);
+            if (result == Sinks.EmitResult.FAIL_OVERFLOW) {
+                // the connection has not written the events before: close it rather than hold more
+                this.events.tryEmitComplete();
+            }
+        }
     }
 }

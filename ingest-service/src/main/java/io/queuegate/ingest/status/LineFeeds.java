@@ -10,6 +10,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -18,8 +19,7 @@ import io.queuegate.core.token.Token;
 import io.queuegate.web.ApiException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import reactor.core.publisher.Flux;
-import reactor.core.publisher.FluxSink;
+import reactor.core.Disposable;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
@@ -67,21 +67,25 @@ class LineFeeds implements SmartLifecycle {
     }
 
     /**
-     * The token's state, read at the first step and then whenever it is due again, until the subscription is
-     * cancelled. Fails with the read's failure ({@link ApiException} 503 when the store does not answer).
+     * Reads the token's state at the next step and then whenever it is due again, and hands each to {@code states},
+     * until the returned handle is disposed. A read that fails (an {@link ApiException} 503 when the store does not
+     * answer) goes to {@code failures} and ends the following. Both are called on the coalescer's call threads, one
+     * at a time for a place.
      */
-    Flux<TokenState> follow(Token token) {
-        return Flux.create((sink) -> {
-            Follower follower = new Follower(token.userId(), sink);
-            this.products.compute(token.productId(), (id, followers) -> {
-                Set<Follower> set = followers != null ? followers : ConcurrentHashMap.newKeySet();
-                set.add(follower);
-                return set;
-            });
-            sink.onDispose(() -> this.products.computeIfPresent(token.productId(), (id, followers) -> {
-                followers.remove(follower);
-                return followers.isEmpty() ? null : followers;
-            }));
+    Disposable follow(Token token, Consumer<TokenState> states, Consumer<Throwable> failures) {
+        Follower follower = new Follower(token.userId(), states, failures);
+        this.products.compute(token.productId(), (id, followers) -> {
+            Set<Follower> set = followers != null ? followers : ConcurrentHashMap.newKeySet();
+            set.add(follower);
+            return set;
+        });
+        return () -> unfollow(token.productId(), follower);
+    }
+
+    private void unfollow(long productId, Follower follower) {
+        this.products.computeIfPresent(productId, (id, followers) -> {
+            followers.remove(follower);
+            return followers.isEmpty() ? null : followers;
         });
     }
 
@@ -150,7 +154,9 @@ class LineFeeds implements SmartLifecycle {
 
         final String userId;
 
-        final FluxSink<TokenState> sink;
+        final Consumer<TokenState> states;
+
+        final Consumer<Throwable> failures;
 
         /** Epoch milliseconds from which the place is due; due at once when it starts being followed. */
         volatile long readAt;
@@ -158,9 +164,10 @@ class LineFeeds implements SmartLifecycle {
         /** Whether a read of the place is queued or in flight: a slow read is not joined by another. */
         final AtomicBoolean reading = new AtomicBoolean();
 
-        Follower(String userId, FluxSink<TokenState> sink) {
+        Follower(String userId, Consumer<TokenState> states, Consumer<Throwable> failures) {
             this.userId = userId;
-            this.sink = sink;
+            this.states = states;
+            this.failures = failures;
         }
 
         void answer(TokenState state, Throwable failure) {
@@ -170,14 +177,14 @@ class LineFeeds implements SmartLifecycle {
                     this.reading.set(false);
                     return;
                 }
-                this.sink.error(failure);
+                this.failures.accept(failure);
                 return;
             }
             long now = System.currentTimeMillis();
             Long after = PollPolicy.streamReadAfterMs(state, now, LineFeeds.this.stepMillis);
             this.readAt = now + (after != null ? after : PollPolicy.MAX_POLL_MS);
             this.reading.set(false);
-            this.sink.next(state);
+            this.states.accept(state);
         }
     }
 }

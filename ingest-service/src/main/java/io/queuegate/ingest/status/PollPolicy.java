@@ -82,18 +82,20 @@ final class PollPolicy {
     }
 
     /**
-     * When a stream reads its place again: as a poll would be told, but a waiting place may be read as often as every
-     * step, a quarter of its unrounded wait ahead, so that the read that finds it admitted comes within a step of the
-     * admission rather than within a poll's second. The poll budget still holds: a place is not read sooner than the
-     * budget allows.
+     * When a stream reads its place again: as a poll would be told, but a waiting place is read again within half
+     * the least time it can take to be admitted, and as often as every step near the front, so that the read that
+     * finds it admitted comes within a step of the admission rather than within a poll's second. The least time is
+     * set by the settings, not by the measured pace, which a line that stood still reads as slow just before it
+     * moves: at most {@code admitPerSecond} a second are admitted, and a second's worth at once
+     * ({@link LineConditions#paceCeiling}). The poll budget still holds: a place is not read sooner than it allows.
      */
     static Long streamReadAfterMs(TokenState state, long nowMillis, long stepMillis) {
-        if (state.status() != TokenStatus.WAITING || state.position() <= 0 || state.pace() <= 0) {
+        double ceiling = state.line().paceCeiling();
+        if (state.status() != TokenStatus.WAITING || state.position() <= 0 || ceiling <= 0) {
             return pollAfterMs(state, nowMillis);
         }
-        double behindHeadStart = Math.max(0, state.position() - state.line().headStart());
-        long byWait = (long) (behindHeadStart * 1000 / state.pace() / 4);
-        long next = Math.max(stepMillis, Math.min(MAX_POLL_MS, Math.max(byWait, budgeted(state))));
+        long soonestAdmission = (long) (Math.max(0, state.position() / ceiling - 1) * 1000);
+        long next = Math.max(Math.max(stepMillis, budgeted(state)), Math.min(MAX_POLL_MS, soonestAdmission / 2));
         return capForAbandonment(next, state.line());
     }
 

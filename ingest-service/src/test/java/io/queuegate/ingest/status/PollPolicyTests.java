@@ -166,6 +166,30 @@ class PollPolicyTests {
             .isGreaterThan(10_000 * 1000 / 100);
     }
 
+    @ParameterizedTest(name = "a stream at position {0}, the line measured at {1}/s, admitting up to {2}/s, is read after {3} ms")
+    @CsvSource({
+            // within a second's worth of the head: it may be admitted at the next step, whatever the measured pace
+            "1, 0.01, 200, 100",
+            "200, 0.01, 200, 100",
+            // soonest admission 4 s away at 200/s: read again within half of it
+            "1000, 0.01, 200, 2000",
+            // far back: no longer apart than a poll ever is
+            "100000, 50, 200, 30000",
+            // a line that does not move: as a poll would be told
+            "10, 0, 0, 30000" })
+    void aStreamIsReadWithinHalfTheSoonestItsPlaceCanBeAdmitted(long position, double pace, double ceiling,
+            long readAfter) {
+        LineConditions line = new LineConditions(pace, 0, 0, 0, 0, pace, true, 0, ceiling);
+        assertThat(PollPolicy.streamReadAfterMs(waiting(position, line), NOW, 100)).isEqualTo(readAfter);
+    }
+
+    @Test
+    void aStreamIsNotReadSoonerThanThePollBudgetAllows() {
+        LineConditions line = new LineConditions(50, 10, 100_000, 0, 0, 50, true, 0, 200);
+        TokenState front = waiting(1, line);
+        assertThat(PollPolicy.streamReadAfterMs(front, NOW, 100)).isGreaterThan(1_000);
+    }
+
     private static TokenState waiting(long position, LineConditions line) {
         return new TokenState(TokenStatus.WAITING, position, 0, -1, line);
     }

@@ -16,13 +16,16 @@ package io.queuegate.core.queue;
  * @param headStart how many the next admission step may admit at once (the rate bucket's tokens, within the places
  *        free): the head of the line that many long is admitted at the next step, and everyone behind it that much
  *        sooner than the pace alone says
+ * @param paceCeiling the most the line can move at: {@code admitPerSecond}, besides the rate bucket's second's worth
+ *        at once; so a place is admitted no sooner than {@code position ÷ paceCeiling - 1} seconds from now, whatever
+ *        frees places meanwhile
  */
 public record LineConditions(double pace, int maxPollsPerSecond, long waiting, int abandonAfterSeconds,
-        long opensAt, double paceFloor, boolean paceMeasured, long headStart) {
+        long opensAt, double paceFloor, boolean paceMeasured, long headStart, double paceCeiling) {
 
     /** Conditions of a line whose pace is known (measured, or bound by the rate alone), with no head start. */
     public LineConditions(double pace, int maxPollsPerSecond, long waiting, int abandonAfterSeconds, long opensAt) {
-        this(pace, maxPollsPerSecond, waiting, abandonAfterSeconds, opensAt, pace, true, 0);
+        this(pace, maxPollsPerSecond, waiting, abandonAfterSeconds, opensAt, pace, true, 0, pace);
     }
 
     /** Conditions of a line without an opening time, whose pace is known. */

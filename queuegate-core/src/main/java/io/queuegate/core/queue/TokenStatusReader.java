@@ -13,7 +13,7 @@ import static io.queuegate.core.queue.ScriptReplies.number;
 public class TokenStatusReader {
 
     /** Fields the script answers about the line, before the users. */
-    private static final int HEADER = 8;
+    private static final int HEADER = 9;
 
     /** Fields the script answers per user. */
     private static final int FIELDS = 4;
@@ -58,7 +58,7 @@ public class TokenStatusReader {
         LineConditions line = new LineConditions(Double.parseDouble(reply.get(0).toString()),
                 (int) number(reply.get(1)), number(reply.get(2)),
                 (int) number(reply.get(3)), number(reply.get(4)), Double.parseDouble(reply.get(5).toString()),
-                number(reply.get(6)) == 1, number(reply.get(7)));
+                number(reply.get(6)) == 1, number(reply.get(7)), number(reply.get(8)));
         List<TokenState> states = new ArrayList<>(userIds.size());
         for (int i = HEADER; i < reply.size(); i += FIELDS) {
             states.add(new TokenState(TokenStatus.valueOf(reply.get(i).toString()), number(reply.get(i + 1)),

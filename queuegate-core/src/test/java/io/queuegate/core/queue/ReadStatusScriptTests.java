@@ -162,12 +162,12 @@ class ReadStatusScriptTests extends RedisScriptTestSupport {
                 "never-seen");
 
         // pace, maxPollsPerSecond, waiting (not counted without a budget), abandonAfterSeconds, opensAt, paceFloor
-        // (2 places held up to 60 s), measured, headStart (a full bucket, 2 places free)
+        // (2 places held up to 60 s), measured, headStart (a full bucket, 2 places free), admitPerSecond
         assertThat(reply.subList(0, 5)).containsExactly("25", 0L, 0L, 0L, "0");
         assertThat(Double.parseDouble(reply.get(5).toString())).isCloseTo(2 / 60.0, org.assertj.core.data.Offset
             .offset(1e-9));
-        assertThat(reply.subList(6, 8)).containsExactly(0L, 2L);
-        assertThat(reply.subList(8, reply.size())).containsExactly("WAITING", 2L, 0L, -1L, "PENDING", 0L, 0L, -1L);
+        assertThat(reply.subList(6, 9)).containsExactly(0L, 2L, 25L);
+        assertThat(reply.subList(9, reply.size())).containsExactly("WAITING", 2L, 0L, -1L, "PENDING", 0L, 0L, -1L);
         assertThat(redis.hasKey(this.keys.seen())).as("a poll without budget or abandonment writes nothing").isFalse();
     }
 
