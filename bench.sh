@@ -170,7 +170,13 @@ if [ "$open_count" -eq 3 ] && [ "$RESTART" = 1 ]; then
     "$ROOT/run.sh" stop
     START=1
 elif [ "$open_count" -eq 3 ]; then
-    noop_on || die "the running stack has the no-op yardstick endpoint off; rerun with --restart (restarts it with QUEUEGATE_INGEST_NOOP_ENDPOINT=true) or stop it first (./run.sh stop)"
+    # only the rate figures (status, ingest; a full run has them) are set against the in-app no-op
+    needs_noop=1
+    for arg in "${PASS[@]}"; do
+        case "$arg" in --only=*) [[ ",${arg#--only=}," == *,status,* || ",${arg#--only=}," == *,ingest,* ]] \
+            || needs_noop=0 ;; esac
+    done
+    [ "$needs_noop" = 0 ] || noop_on || die "the running stack has the no-op yardstick endpoint off; rerun with --restart (restarts it with QUEUEGATE_INGEST_NOOP_ENDPOINT=true) or stop it first (./run.sh stop)"
     log "reusing the running stack"
 elif [ "$open_count" -eq 0 ]; then
     START=1

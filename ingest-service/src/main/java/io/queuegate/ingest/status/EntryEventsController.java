@@ -35,8 +35,8 @@ class EntryEventsController {
             + "and AVAILABLE again if stock returns within the admission. Each event's id says what it told: "
             + "reconnecting with Last-Event-ID skips an event that would say it again. A comment every 15 s keeps "
             + "proxies from closing a quiet stream. A product with too many streams at this instance answers one event 'poll' (poll "
-            + "instead, after pollAfterMs) and closes; a failed read ends the stream with an event 'problem' and the "
-            + "retry to reconnect after.")
+            + "instead, after pollAfterMs) and closes; reads that fail for 10 s end the stream with an event 'problem' "
+            + "and the retry to reconnect after.")
     @ApiResponse(responseCode = "200", description = "The place's events")
     @ApiResponse(responseCode = "400", description = "invalid_token: not issued here, or for another product; "
             + "invalid_request: a malformed productId")

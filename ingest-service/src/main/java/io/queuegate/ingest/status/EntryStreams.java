@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -39,8 +40,8 @@ import org.springframework.stereotype.Component;
  * every step, so its admission is told within about a step, one far back about as often as its poll would be told,
  * and never sooner than the poll budget allows, so {@code maxPollsPerSecond} stays the bound on Redis work. Past
  * {@code max-per-product} open streams, a new one is told to poll instead: one event {@code poll}, then closed.
- * A read that fails closes the stream with a {@code problem} event and the retry the client waits before it
- * reconnects.
+ * A read that fails is tried again a second later; reads that keep failing for 10 s close the stream with a
+ * {@code problem} event and the retry the client waits before it reconnects.
  *
  * <p>A stream holds little, since one ingest holds tens of thousands: its place in {@link LineFeeds}, what it told
  * last, and a sink of a few events for the connection to write; one timer sends every stream's heartbeat. A client
@@ -117,9 +118,14 @@ class EntryStreams implements SmartLifecycle {
     public void start() {
         this.heartbeats = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("stream-heartbeats").daemon(true).factory());
-        long every = Math.max(1, this.properties.heartbeat().toMillis());
-        this.heartbeats.scheduleWithFixedDelay(() -> this.subscribers.forEach(Subscriber::beat), every, every,
-                TimeUnit.MILLISECONDS);
+        // a pass a fifteenth of the interval, each beating only the streams quiet for their interval: tens of
+        // thousands of streams opened in the same second of a sale must not all be written to in one later instant,
+        // which would hold the event loops while admissions wait to be told
+        long every = Math.max(1, this.properties.heartbeat().toMillis() / 15);
+        this.heartbeats.scheduleWithFixedDelay(() -> {
+            long now = System.currentTimeMillis();
+            this.subscribers.forEach((subscriber) -> subscriber.beatIfQuiet(now));
+        }, every, every, TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -216,9 +222,17 @@ class EntryStreams implements SmartLifecycle {
 
         Disposable following;
 
+        /** When the stream last sent something; a heartbeat is due once it has been quiet for {@link #quietFor}. */
+        long sentAt = System.currentTimeMillis();
+
+        /** The heartbeat interval, less up to a half of it at random: streams opened together beat apart. */
+        final long quietFor;
+
         Subscriber(Token token, String lastEventId) {
             this.token = token;
             this.lastId = lastEventId;
+            long heartbeat = EntryStreams.this.properties.heartbeat().toMillis();
+            this.quietFor = heartbeat - ThreadLocalRandom.current().nextLong(heartbeat / 2 + 1);
         }
 
         /** A read of the place: an event if it says something new, the last one once the place is gone. */
@@ -239,8 +253,10 @@ class EntryStreams implements SmartLifecycle {
             this.events.tryEmitComplete();
         }
 
-        synchronized void beat() {
-            send(HEARTBEAT);
+        synchronized void beatIfQuiet(long now) {
+            if (now - this.sentAt >= this.quietFor) {
+                send(HEARTBEAT);
+            }
         }
 
         synchronized void end() {
@@ -248,6 +264,7 @@ class EntryStreams implements SmartLifecycle {
         }
 
         private void send(ServerSentEvent<EntryStatusResponse> event) {
+            this.sentAt = System.currentTimeMillis();
             Sinks.EmitResult result = this.events.tryEmitNext(event);
             if (result == Sinks.EmitResult.FAIL_OVERFLOW) {
                 // the connection has not written the events before: close it rather than hold more

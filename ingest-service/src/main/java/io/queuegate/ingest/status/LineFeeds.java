@@ -39,6 +39,11 @@ class LineFeeds implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(LineFeeds.class);
 
+    /** How long the reads of a place may fail before its stream is ended (the client then reconnects). */
+    static final long FAILING_FOR_MILLIS = 10_000;
+
+    private static final long RETRY_MILLIS = 1_000;
+
     private final PollCoalescer statuses;
 
     private final long stepMillis;
@@ -68,8 +73,9 @@ class LineFeeds implements SmartLifecycle {
 
     /**
      * Reads the token's state at the next step and then whenever it is due again, and hands each to {@code states},
-     * until the returned handle is disposed. A read that fails (an {@link ApiException} 503 when the store does not
-     * answer) goes to {@code failures} and ends the following. Both are called on the coalescer's call threads, one
+     * until the returned handle is disposed. A read that fails is tried again a second later; once the reads have
+     * failed for {@link #FAILING_FOR_MILLIS}, the last failure (an {@link ApiException} 503 when the store does not
+     * answer) goes to {@code failures}. Both are called on the coalescer's call threads, one
      * at a time for a place.
      */
     Disposable follow(Token token, Consumer<TokenState> states, Consumer<Throwable> failures) {
@@ -164,6 +170,9 @@ class LineFeeds implements SmartLifecycle {
         /** Whether a read of the place is queued or in flight: a slow read is not joined by another. */
         final AtomicBoolean reading = new AtomicBoolean();
 
+        /** When the reads of the place began to fail, 0 while they succeed. */
+        long failingSince;
+
         Follower(String userId, Consumer<TokenState> states, Consumer<Throwable> failures) {
             this.userId = userId;
             this.states = states;
@@ -171,18 +180,26 @@ class LineFeeds implements SmartLifecycle {
         }
 
         void answer(TokenState state, Throwable failure) {
+            long now = System.currentTimeMillis();
             if (failure != null) {
-                if (failure instanceof PollCoalescer.Crowded) {
-                    // the product's polls and streams filled the coalescer's queue: this place waits for a later step
+                if (this.failingSince == 0) {
+                    this.failingSince = now;
+                }
+                if (failure instanceof PollCoalescer.Crowded || now - this.failingSince < FAILING_FOR_MILLIS) {
+                    // a crowded coalescer or a store that stalls a moment: the place is read again a second later,
+                    // and the stream stays open rather than send all its clients back at once
+                    this.readAt = now + RETRY_MILLIS;
                     this.reading.set(false);
                     return;
                 }
                 this.failures.accept(failure);
                 return;
             }
-            long now = System.currentTimeMillis();
+            this.failingSince = 0;
             Long after = PollPolicy.streamReadAfterMs(state, now, LineFeeds.this.stepMillis);
-            this.readAt = now + (after != null ? after : PollPolicy.MAX_POLL_MS);
+            // a step less: the answer comes some milliseconds into a step, and a place due every step must be due
+            // at the next one, not at the one after
+            this.readAt = now + (after != null ? after : PollPolicy.MAX_POLL_MS) - LineFeeds.this.stepMillis;
             this.reading.set(false);
             this.states.accept(state);
         }

@@ -33,6 +33,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.codec.ServerSentEvent;
 
@@ -254,6 +257,40 @@ class EntryEventsTests extends IngestHttpTestSupport {
             }
             finally {
                 feeds.stop();
+            }
+        }
+    }
+
+    @Test
+    void aStreamOutlastsAStoreThatFailsAMomentAndEndsWhenItStaysDown() {
+        // a store that never answers: nothing listens on port 1
+        LettuceConnectionFactory nowhere = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", 1));
+        nowhere.afterPropertiesSet();
+        nowhere.start();
+        SimpleMeterRegistry metrics = new SimpleMeterRegistry();
+        try (PollCoalescer coalescer = new PollCoalescer(new TokenStatusReader(new StringRedisTemplate(nowhere),
+                TestRedis.TIMER, Keyspace.DEFAULT), new StatusPollProperties(128, 4096, Duration.ofSeconds(1),
+                        Duration.ofSeconds(2)), metrics)) {
+            LineFeeds feeds = new LineFeeds(coalescer, new StreamProperties(100, Duration.ofSeconds(15),
+                    Duration.ofMillis(100)), metrics);
+            feeds.start();
+            try {
+                List<Throwable> failures = new CopyOnWriteArrayList<>();
+                long from = System.nanoTime();
+                Disposable following = feeds.follow(verified(CODEC.issue(this.product, "bob").value()),
+                        (state) -> { }, failures::add);
+                await().atMost(Duration.ofSeconds(30)).until(() -> !failures.isEmpty());
+                assertThat(Duration.ofNanos(System.nanoTime() - from))
+                    .as("reads are tried again for a while before the stream is given up")
+                    .isGreaterThanOrEqualTo(Duration.ofMillis(LineFeeds.FAILING_FOR_MILLIS));
+                assertThat(failures).hasSize(1);
+                assertThat(metrics.get("queuegate.streams.reads").counter().count())
+                    .as("read again, a second apart").isBetween(5.0, 15.0);
+                following.dispose();
+            }
+            finally {
+                feeds.stop();
+                nowhere.destroy();
             }
         }
     }
