@@ -152,7 +152,7 @@ final class StreamsScenario {
 
     /** Heap used after a full collection ({@code jcmd GC.run}) and resident memory, in bytes. */
     private static Map<String, Long> memory(long pid) throws IOException, InterruptedException {
-        Path jcmd = Path.of(ProcessHandle.current().info().command().orElse("java")).resolveSibling("jcmd");
+        Path jcmd = jcmd();
         new ProcessBuilder(jcmd.toString(), Long.toString(pid), "GC.run").redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(60, TimeUnit.SECONDS);
         Map<String, Long> out = new HashMap<>();
@@ -168,12 +168,17 @@ final class StreamsScenario {
 
     /** The classes that hold the most of ingest's heap while the streams are open, for whoever wants to cut it. */
     private static void histogram(long pid, Path file) throws IOException {
-        Path jcmd = Path.of(ProcessHandle.current().info().command().orElse("java")).resolveSibling("jcmd");
+        Path jcmd = jcmd();
         String text = Machine.commandOutput(List.of(jcmd.toString(), Long.toString(pid), "GC.class_histogram"));
         if (text != null) {
             Files.createDirectories(file.getParent());
             Files.writeString(file, String.join("\n", text.lines().limit(60).toList()) + "\n");
         }
+    }
+
+    /** The {@code jcmd} beside the {@code java} running the benchmark. */
+    private static Path jcmd() {
+        return Path.of(ProcessHandle.current().info().command().orElse("java")).resolveSibling("jcmd");
     }
 
     /** The "used" of G1's "garbage-first heap total …K, used …K" line. */

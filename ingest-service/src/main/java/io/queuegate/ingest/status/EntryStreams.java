@@ -1,6 +1,7 @@
 package io.queuegate.ingest.status;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -8,7 +9,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -74,8 +74,6 @@ class EntryStreams implements SmartLifecycle {
 
     private final Set<Subscriber> subscribers = ConcurrentHashMap.newKeySet();
 
-    private final AtomicInteger openTotal = new AtomicInteger();
-
     private final Counter redirected;
 
     private ScheduledExecutorService heartbeats;
@@ -86,7 +84,7 @@ class EntryStreams implements SmartLifecycle {
         this.feeds = feeds;
         this.answers = answers;
         this.properties = properties;
-        metrics.gauge("queuegate.streams.open", this.openTotal);
+        metrics.gaugeCollectionSize("queuegate.streams.open", List.of(), this.subscribers);
         this.redirected = metrics.counter("queuegate.streams.told_to_poll");
     }
 
@@ -98,7 +96,6 @@ class EntryStreams implements SmartLifecycle {
                 return read(token).map((answer) -> ServerSentEvent.builder(answer).event("poll").build()).flux()
                     .onErrorResume((failure) -> Flux.just(problem(failure)));
             }
-            this.openTotal.incrementAndGet();
             Subscriber subscriber = new Subscriber(token, lastEventId);
             this.subscribers.add(subscriber);
             subscriber.following = this.feeds.follow(token, subscriber::told, subscriber::failed);
@@ -109,7 +106,6 @@ class EntryStreams implements SmartLifecycle {
                 subscriber.following.dispose();
                 this.subscribers.remove(subscriber);
                 release(token.productId());
-                this.openTotal.decrementAndGet();
             });
         });
     }
@@ -146,7 +142,7 @@ class EntryStreams implements SmartLifecycle {
 
     /** Streams open now at this instance. */
     int open() {
-        return this.openTotal.get();
+        return this.subscribers.size();
     }
 
     /** Counts a new stream of the product, unless it has {@code max-per-product} already. */
