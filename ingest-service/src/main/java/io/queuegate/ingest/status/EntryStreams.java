@@ -37,8 +37,9 @@ import org.springframework.stereotype.Component;
  *
  * <p>The places are read by {@link LineFeeds}: at each step, the places of a product that are due are read in one
  * Redis call for all its streams, through the same {@link PollCoalescer} as polls; a place near the front is due at
- * every step, so its admission is told within about a step, one far back about as often as its poll would be told,
- * and never sooner than the poll budget allows, so {@code maxPollsPerSecond} stays the bound on Redis work. Past
+ * every step, and read at once when an admission step announces it admitted someone ({@link AdmissionNews}); one
+ * far back about as often as its poll would be told, and never sooner than the poll budget allows, so
+ * {@code maxPollsPerSecond} stays the bound on Redis work. Past
  * {@code max-per-product} open streams, a new one is told to poll instead: one event {@code poll}, then closed.
  * A read that fails is tried again a second later; reads that keep failing for 10 s close the stream with a
  * {@code problem} event and the retry the client waits before it reconnects.

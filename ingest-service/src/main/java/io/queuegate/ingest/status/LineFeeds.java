@@ -1,11 +1,13 @@
 package io.queuegate.ingest.status;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -44,6 +46,8 @@ class LineFeeds implements SmartLifecycle {
 
     private static final long RETRY_MILLIS = 1_000;
 
+    private static final Comparator<Follower> FRONT_FIRST = Comparator.comparingLong((follower) -> follower.position);
+
     private final PollCoalescer statuses;
 
     private final long stepMillis;
@@ -55,7 +59,7 @@ class LineFeeds implements SmartLifecycle {
 
     private final Counter steps;
 
-    private ScheduledExecutorService timer;
+    private volatile ScheduledExecutorService timer;
 
     private ScheduledFuture<?> stepping;
 
@@ -95,6 +99,29 @@ class LineFeeds implements SmartLifecycle {
         });
     }
 
+    /**
+     * Someone of the product's line was just admitted ({@link AdmissionNews}): its places due are read now, on the
+     * step's thread, rather than at the next step. Those not due cannot have been admitted yet, by the line's
+     * settings, and wait for their turn.
+     */
+    void admitted(long productId) {
+        ScheduledExecutorService stepper = this.timer;
+        if (stepper == null || !this.products.containsKey(productId)) {
+            return;
+        }
+        try {
+            stepper.execute(() -> {
+                Set<Follower> followers = this.products.get(productId);
+                if (followers != null) {
+                    readDue(productId, followers, System.currentTimeMillis());
+                }
+            });
+        }
+        catch (RejectedExecutionException ex) {
+            // stopping: the streams end with the service
+        }
+    }
+
     /** Places followed now, at this instance. */
     int followed() {
         return this.products.values().stream().mapToInt(Set::size).sum();
@@ -104,7 +131,7 @@ class LineFeeds implements SmartLifecycle {
     private void step() {
         try {
             long now = System.currentTimeMillis();
-            this.products.forEach((productId, followers) -> read(productId, followers, now));
+            this.products.forEach((productId, followers) -> readDue(productId, followers, now));
         }
         catch (RuntimeException ex) {
             // a failed step must not end the timer's schedule, which would silence every stream
@@ -112,7 +139,7 @@ class LineFeeds implements SmartLifecycle {
         }
     }
 
-    private void read(long productId, Set<Follower> followers, long now) {
+    private void readDue(long productId, Set<Follower> followers, long now) {
         List<Follower> due = new ArrayList<>();
         for (Follower follower : followers) {
             if (follower.readAt <= now && follower.reading.compareAndSet(false, true)) {
@@ -122,6 +149,9 @@ class LineFeeds implements SmartLifecycle {
         if (due.isEmpty()) {
             return;
         }
+        // the front first: the reads go out in calls of max-batch users, one after another, and a place that may be
+        // admitted at any moment must not wait behind places seconds from their turn
+        due.sort(FRONT_FIRST);
         List<String> userIds = new ArrayList<>(due.size());
         for (Follower follower : due) {
             userIds.add(follower.userId);
@@ -170,6 +200,9 @@ class LineFeeds implements SmartLifecycle {
         /** Whether a read of the place is queued or in flight: a slow read is not joined by another. */
         final AtomicBoolean reading = new AtomicBoolean();
 
+        /** The place's position at its last read: 0 before the first and once it is no longer waiting. */
+        volatile long position;
+
         /** When the reads of the place began to fail, 0 while they succeed. */
         long failingSince;
 
@@ -196,6 +229,7 @@ class LineFeeds implements SmartLifecycle {
                 return;
             }
             this.failingSince = 0;
+            this.position = state.position();
             Long after = PollPolicy.streamReadAfterMs(state, now, LineFeeds.this.stepMillis);
             // a step less: the answer comes some milliseconds into a step, and a place due every step must be due
             // at the next one, not at the one after

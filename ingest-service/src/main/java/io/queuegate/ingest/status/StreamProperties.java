@@ -18,7 +18,7 @@ import org.springframework.validation.annotation.Validated;
  *        up to a half of it at random, so that streams opened together do not all beat at once)
  * @param step how often the streams of a product are read, all those due in one Redis call (in calls of at most
  *        {@code queuegate.ingest.status.max-batch} users); a place near the front is read every step, so its
- *        admission is told within about a step
+ *        admission is told within about a step even when the admission step's news of it is lost
  */
 @Validated
 @ConfigurationProperties("queuegate.ingest.streams")

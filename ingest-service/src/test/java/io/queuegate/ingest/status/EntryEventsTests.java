@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.queuegate.core.queue.Admission;
+import io.queuegate.core.queue.AdmissionResult;
 import io.queuegate.core.queue.Keyspace;
 import io.queuegate.core.queue.Leaving;
 import io.queuegate.core.queue.QueueKeys;
@@ -174,6 +175,30 @@ class EntryEventsTests extends IngestHttpTestSupport {
             assertThat(stream.ended()).isTrue();
             // not after the graceful shutdown's timeout (30 s), which an open stream would otherwise run out
             assertThat(Duration.ofNanos(System.nanoTime() - stopping)).isLessThan(Duration.ofSeconds(10));
+        }
+    }
+
+    @Test
+    void anAdmissionIsToldAsSoonAsItIsMadeNotAtTheNextStep() throws Exception {
+        String mine = CODEC.issue(this.product, "bob").value();
+        LineFixture.append(this.redis, this.product, LineFixture.usersOf(CODEC, List.of(mine)));
+        // an instance that reads its streams every 5 s: an admission told within 2 s of being made was told by the
+        // admission step's news, not by the next step
+        try (ConfigurableApplicationContext another = startAnother("--queuegate.ingest.streams.step=5s")) {
+            Stream stream = open(portOf(another), mine, null);
+            Event waiting = stream.next();
+            assertThat(waiting.name()).isEqualTo("WAITING");
+
+            long admittedAt = System.nanoTime();
+            AdmissionResult step = new Admission(this.redis, TestRedis.TIMER, Keyspace.DEFAULT)
+                .admit(this.product, System.currentTimeMillis(), 10);
+            assertThat(step.admitted()).isEqualTo(1);
+            Event admitted = stream.next();
+            Duration told = Duration.ofNanos(System.nanoTime() - admittedAt);
+            assertThat(admitted.name()).isEqualTo("AVAILABLE");
+            assertThat(told).as("told on the news of the admission, before the next step").isLessThan(
+                    Duration.ofSeconds(2));
+            stream.close();
         }
     }
 

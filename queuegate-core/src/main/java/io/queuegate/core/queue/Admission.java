@@ -5,12 +5,21 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static io.queuegate.core.queue.ScriptReplies.number;
 
-/** Runs one atomic admission step for one product; see {@code admit_batch.lua}. */
+/**
+ * Runs one atomic admission step for one product; see {@code admit_batch.lua}. A step that admitted anyone publishes
+ * the product's id on {@link Keyspace#admissionsChannel()}, so that ingest tells the admitted at once rather than at
+ * its next read of their streams.
+ */
 public class Admission {
+
+    private static final Logger log = LoggerFactory.getLogger(Admission.class);
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -46,7 +55,7 @@ public class Admission {
                 List.of(keys.waiting(), keys.entry(), keys.settings(), keys.stats(), keys.audit(), keys.gone(),
                         keys.stock(), keys.seen(), keys.held()),
                 Long.toString(nowMillis), Integer.toString(maxBatch), seed));
-        return result(reply);
+        return announced(productId, result(reply));
     }
 
     /**
@@ -72,7 +81,24 @@ public class Admission {
         if (reply != null && reply.size() == 1 && number(reply.getFirst()) == -2) {
             return Optional.empty();
         }
-        return Optional.of(result(reply));
+        return Optional.of(announced(productId, result(reply)));
+    }
+
+    /**
+     * Publishes the product's id when the step admitted anyone. Only news: a message lost (nobody subscribed, a
+     * failed publish, a failover) delays the admitted's event to the next read of their streams, a step later, and
+     * the step itself is done either way, so a failed publish must not fail it.
+     */
+    private AdmissionResult announced(long productId, AdmissionResult result) {
+        if (result.admitted() > 0) {
+            try {
+                this.redis.convertAndSend(this.keyspace.admissionsChannel(), Long.toString(productId));
+            }
+            catch (RuntimeException ex) {
+                log.debug("could not announce the admissions of product {}: {}", productId, ex.toString());
+            }
+        }
+        return result;
     }
 
     private static AdmissionResult result(List<?> reply) {

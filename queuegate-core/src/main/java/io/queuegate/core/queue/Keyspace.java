@@ -17,6 +17,8 @@ public record Keyspace(String prefix) {
     /** No prefix: the keys as they were before namespaces. */
     public static final Keyspace DEFAULT = new Keyspace("");
 
+    private static final String ADMISSIONS_CHANNEL = "admitted";
+
     public Keyspace {
         requireUsablePrefix(prefix);
     }
@@ -29,6 +31,15 @@ public record Keyspace(String prefix) {
     /** @param name the registry's name ({@code queuegate.queues.registry}, {@link QueueKeys#REGISTRY} by default) */
     public String registry(String name) {
         return this.prefix + name;
+    }
+
+    /**
+     * The channel an admission step publishes its product's id on when it admitted anyone ({@link Admission}): the
+     * event streams of that product are read at once rather than at their next step. A channel, not a key: one per
+     * keyspace, with every product's news on it.
+     */
+    public String admissionsChannel() {
+        return this.prefix + ADMISSIONS_CHANNEL;
     }
 
     /** The lines' id ({@link QueueKeys#LINE_EPOCH}) in this keyspace. */
