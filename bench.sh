@@ -86,8 +86,7 @@ for arg in "$@"; do
     esac
 done
 
-use_java25
-export MAVEN_OPTS="${MAVEN_OPTS:---sun-misc-unsafe-memory-access=allow}"
+use_maven
 
 if [ "$ONLY_COLD" = 1 ]; then
     [ "$BUILD" = 1 ] || PASS+=(--no-build)

@@ -10,8 +10,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/scripts/lib.sh"
 answer_help "$@"
 cd "$ROOT" || exit 1
 
-use_java25
-export MAVEN_OPTS="${MAVEN_OPTS:---sun-misc-unsafe-memory-access=allow}"
+use_maven
 
 "$ROOT/scripts/redis.sh" ensure || exit 1
 

@@ -15,8 +15,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 cd "$ROOT"
-use_java25
-export MAVEN_OPTS="${MAVEN_OPTS:---sun-misc-unsafe-memory-access=allow}"
+use_maven
 
 RUNS=3 WINDOWS=18 YARDSTICK_WINDOWS=8 WINDOW=5 BUILD=1 YARDSTICKS=1
 for arg in "$@"; do

@@ -22,8 +22,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 cd "$ROOT"
-use_java25
-export MAVEN_OPTS="${MAVEN_OPTS:---sun-misc-unsafe-memory-access=allow}"
+use_maven
 
 ROUNDS=5 WINDOW=5 MAX_NUMBER=100 BUILD=1
 for arg in "$@"; do

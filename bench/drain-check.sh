@@ -11,8 +11,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 answer_help "$@"
 cd "$ROOT"
-use_java25
-export MAVEN_OPTS="${MAVEN_OPTS:---sun-misc-unsafe-memory-access=allow}"
+use_maven
 
 EVENTS="${1:-1000000}"
 ROUNDS="${2:-2}"

@@ -17,7 +17,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 answer_help "$@"
 cd "$ROOT"
-use_java25
+use_maven
 
 ROUNDS=3 DURATION=10 WARMUP=15 BUILD=1
 for arg in "$@"; do

@@ -64,6 +64,13 @@ use_java25() {
     die "no JDK 25 found (looked at \$JAVA_HOME and /usr/lib/jvm/temurin-25-jdk-amd64); install a Temurin 25 JDK or set QG_JAVA_HOME"
 }
 
+# Java 25 for a Maven build (use_java25), with MAVEN_OPTS (unless the caller set its own) that let Maven's libraries
+# use sun.misc.Unsafe's memory access without JDK 25 warning about it on every build.
+use_maven() {
+    use_java25
+    export MAVEN_OPTS="${MAVEN_OPTS:---sun-misc-unsafe-memory-access=allow}"
+}
+
 # The JVM options a service starts with (run.sh; service_jvm_options MODULE), and the benchmark's yardstick apps when
 # no service runs to copy them from (no MODULE: the HTTP services' options): G1 unless QG_JAVA_OPTS picks a collector
 # itself (the JVM refuses two). The admission worker gets a fixed 1 GiB heap: its writer holds a fetch of up to 8 MiB

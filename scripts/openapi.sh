@@ -11,8 +11,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 no_arguments "$@"
 cd "$ROOT"
-use_java25
-export MAVEN_OPTS="${MAVEN_OPTS:---sun-misc-unsafe-memory-access=allow}"
+use_maven
 
 "$ROOT/scripts/redis.sh" ensure
 mkdir -p "$LOCAL_DIR"

@@ -11,8 +11,7 @@ set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 answer_help "$@"
 cd "$ROOT" || exit 1
-use_java25
-export MAVEN_OPTS="${MAVEN_OPTS:---sun-misc-unsafe-memory-access=allow}"
+use_maven
 
 "$ROOT/scripts/redis-cluster.sh" stop >/dev/null 2>&1 || true
 "$ROOT/scripts/redis-cluster.sh" start || exit 1

@@ -30,6 +30,8 @@ import io.queuegate.core.event.EntryRequested;
 import io.queuegate.core.event.UserAdmitted;
 import io.queuegate.core.queue.Keyspace;
 import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.core.testing.PrivateBroker;
+import io.queuegate.core.testing.TestRedis;
 import io.queuegate.core.testing.TestSecrets;
 import io.queuegate.core.token.TokenCodec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -54,7 +56,6 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
@@ -79,9 +80,7 @@ class WebhookTests {
 
     private static EmbeddedKafkaKraftBroker kafka;
 
-    private static LettuceConnectionFactory connections;
-
-    private static StringRedisTemplate redis;
+    private static final StringRedisTemplate redis = TestRedis.template();
 
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -98,15 +97,10 @@ class WebhookTests {
     @BeforeAll
     static void start() {
         kafka = PrivateBroker.start(2);
-        connections = new LettuceConnectionFactory("127.0.0.1", 6379);
-        connections.afterPropertiesSet();
-        connections.start();
-        redis = new StringRedisTemplate(connections);
     }
 
     @AfterAll
     static void stop() {
-        connections.destroy();
         kafka.destroy();
     }
 

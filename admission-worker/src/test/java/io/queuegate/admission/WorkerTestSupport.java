@@ -1,19 +1,17 @@
 package io.queuegate.admission;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 
 import io.queuegate.core.event.EntryRequested;
 import io.queuegate.core.queue.QueueKeys;
-import io.queuegate.core.testing.TestSecrets;
+import io.queuegate.core.testing.ServiceTestSupport;
+import io.queuegate.core.testing.TestRedis;
 import io.queuegate.core.token.TokenCodec;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -22,11 +20,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Import;
 import org.springframework.test.context.ContextConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.ZSetOperations.TypedTuple;
 import org.springframework.kafka.test.context.EmbeddedKafka;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -47,51 +41,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ContextConfiguration(initializers = WithoutAuditRelay.class)
 @Import(LosingLine.Configuration.class)
 @EmbeddedKafka(partitions = 12, topics = WorkerTestSupport.ENTRIES_TOPIC)
-abstract class WorkerTestSupport {
-
-    static final String TOKEN_SECRET = TestSecrets.random("worker-test-token-secret");
-
-    static final String ADMIN_TOKEN = TestSecrets.random("worker-test-admin-token");
-
-    @DynamicPropertySource
-    static void secrets(DynamicPropertyRegistry registry) {
-        registry.add("queuegate.token.secret", () -> TOKEN_SECRET);
-        registry.add("queuegate.admin.token", () -> ADMIN_TOKEN);
-    }
+abstract class WorkerTestSupport extends ServiceTestSupport {
 
     static final String ENTRIES_TOPIC = "queuegate.entries";
 
     @Autowired
-    StringRedisTemplate redis;
-
-    @Autowired
     ConfigurableApplicationContext context;
-
-    private final List<Long> products = new ArrayList<>();
 
     @BeforeEach
     void noAuditRelay() {
         assertThat(WithoutAuditRelay.hasRelay(this.context)).isFalse();
-    }
-
-    /** A random product id none of whose keys exist; its keys are deleted after the test. */
-    long newProduct() {
-        while (true) {
-            long candidate = ThreadLocalRandom.current().nextLong(1_000_000_000L, 9_000_000_000L);
-            if (this.redis.countExistingKeys(QueueKeys.of(candidate).all()) == 0 && !this.products.contains(candidate)) {
-                this.products.add(candidate);
-                return candidate;
-            }
-        }
-    }
-
-    @AfterEach
-    void forgetProducts() {
-        for (long product : this.products) {
-            this.redis.opsForSet().remove(QueueKeys.REGISTRY, Long.toString(product));
-            this.redis.delete(QueueKeys.of(product).all());
-        }
-        this.products.clear();
     }
 
     List<String> waiting(long product) {
@@ -100,13 +59,7 @@ abstract class WorkerTestSupport {
     }
 
     Map<String, Double> waitingScores(long product) {
-        Set<TypedTuple<String>> tuples = this.redis.opsForZSet()
-            .rangeWithScores(QueueKeys.of(product).waiting(), 0, -1);
-        Map<String, Double> scores = new LinkedHashMap<>();
-        if (tuples != null) {
-            tuples.forEach((tuple) -> scores.put(tuple.getValue(), tuple.getScore()));
-        }
-        return scores;
+        return TestRedis.scores(this.redis, QueueKeys.of(product).waiting());
     }
 
     /**

@@ -4,6 +4,7 @@ import io.queuegate.web.AdminAccess;
 import io.queuegate.web.AdminProperties;
 import io.queuegate.web.ApiWebConfiguration;
 import io.queuegate.web.CrossOriginAccess;
+import io.queuegate.web.CrossOriginPolicy;
 import io.queuegate.web.RequestBodyLimitFilter;
 import io.queuegate.web.WebProperties;
 
@@ -30,7 +31,7 @@ class BookingConfiguration {
     /** The waiting page is served by ingest-service, another origin, and books here from the browser. */
     @Bean
     CrossOriginAccess crossOriginAccess(WebProperties web) {
-        return new CrossOriginAccess(web, "/api/v1/bookings/**", "GET", "POST");
+        return new CrossOriginAccess(CrossOriginPolicy.of(web, "/api/v1/bookings/**", "GET", "POST"));
     }
 
     @Bean

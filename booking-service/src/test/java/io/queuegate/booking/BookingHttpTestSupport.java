@@ -1,16 +1,13 @@
 package io.queuegate.booking;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.core.queue.QueueKeys;
-import io.queuegate.core.testing.TestRedis;
-import io.queuegate.core.testing.TestSecrets;
+import io.queuegate.core.testing.ServiceTestSupport;
 import io.queuegate.core.token.TokenCodec;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -22,12 +19,9 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.kafka.test.context.EmbeddedKafka;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.client.EntityExchangeResult;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
@@ -45,11 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
         "spring.config.name=" + BookingApplication.CONFIG_NAME,
         "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}" })
 @EmbeddedKafka(partitions = 12, topics = BookingHttpTestSupport.TOPIC)
-public abstract class BookingHttpTestSupport {
-
-    public static final String TOKEN_SECRET = TestSecrets.random("booking-test-token-secret");
-
-    public static final String ADMIN_TOKEN = TestSecrets.random("booking-test-admin-token");
+public abstract class BookingHttpTestSupport extends ServiceTestSupport {
 
     /** The bookings topic ({@code queuegate.booking.topic}). */
     public static final String TOPIC = "queuegate.bookings";
@@ -57,20 +47,11 @@ public abstract class BookingHttpTestSupport {
     /** How long an admitted user's entry lasts in these tests: far beyond any test. */
     protected static final long ENTRY_MILLIS = 600_000;
 
-    @DynamicPropertySource
-    static void secrets(DynamicPropertyRegistry registry) {
-        registry.add("queuegate.token.secret", () -> TOKEN_SECRET);
-        registry.add("queuegate.admin.token", () -> ADMIN_TOKEN);
-    }
-
     @LocalServerPort
     protected int port;
 
     @Value("${spring.embedded.kafka.brokers}")
     protected String brokers;
-
-    @Autowired
-    protected StringRedisTemplate redis;
 
     @Autowired
     protected MeterRegistry metrics;
@@ -80,29 +61,14 @@ public abstract class BookingHttpTestSupport {
     /** This service, over real HTTP. */
     protected RestTestClient http;
 
-    private final List<Long> products = new ArrayList<>();
-
     @BeforeEach
     void client() {
         this.http = client(this.port);
     }
 
-    @AfterEach
-    void deleteProducts() {
-        this.products.forEach((product) -> this.redis.delete(QueueKeys.of(product).all()));
-        this.products.clear();
-    }
-
     /** A client of the service on this port. */
     protected static RestTestClient client(int port) {
         return RestTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).build();
-    }
-
-    /** A product id none of whose keys exist yet; its keys are deleted after the test. */
-    protected long newProduct() {
-        long product = TestRedis.unusedProduct(this.redis);
-        this.products.add(product);
-        return product;
     }
 
     /**
@@ -199,16 +165,9 @@ public abstract class BookingHttpTestSupport {
      * {@code bootstrapServers}; {@code settings} are further command-line arguments. The caller closes it.
      */
     protected static ConfigurableApplicationContext startAnother(String bootstrapServers, String... settings) {
-        List<String> args = new ArrayList<>(List.of("--spring.config.name=" + BookingApplication.CONFIG_NAME,
-                "--server.port=0", "--management.server.port=0", "--spring.main.banner-mode=off",
-                "--spring.kafka.bootstrap-servers=" + bootstrapServers, "--queuegate.token.secret=" + TOKEN_SECRET,
-                "--queuegate.admin.token=" + ADMIN_TOKEN));
+        List<String> args = anotherInstance(BookingApplication.CONFIG_NAME);
+        args.add("--spring.kafka.bootstrap-servers=" + bootstrapServers);
         args.addAll(List.of(settings));
         return new SpringApplicationBuilder(BookingApplication.class).run(args.toArray(String[]::new));
-    }
-
-    /** The port another service answers on. */
-    protected static int portOf(ConfigurableApplicationContext service) {
-        return service.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
     }
 }

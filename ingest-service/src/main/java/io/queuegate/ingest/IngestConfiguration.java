@@ -1,5 +1,6 @@
 package io.queuegate.ingest;
 
+import io.queuegate.web.CrossOriginPolicy;
 import io.queuegate.web.WebProperties;
 import io.queuegate.web.reactive.ReactiveApiWebConfiguration;
 import io.queuegate.web.reactive.ReactiveCrossOriginAccess;
@@ -36,7 +37,7 @@ class IngestConfiguration {
     /** A shop's own page may put the line into itself with queuegate.js when its origin is allowed. */
     @Bean
     ReactiveCrossOriginAccess crossOriginAccess(WebProperties web) {
-        return new ReactiveCrossOriginAccess(web, "/api/v1/queues/**", "GET", "POST", "DELETE");
+        return new ReactiveCrossOriginAccess(CrossOriginPolicy.of(web, "/api/v1/queues/**", "GET", "POST", "DELETE"));
     }
 
     /** Enters and polls skip the per-request HTTP timer and span unless asked for (see BurstPathObservations). */

@@ -6,26 +6,18 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-import io.queuegate.core.queue.QueueKeys;
-import io.queuegate.core.testing.TestSecrets;
-import io.queuegate.ingest.IngestApplication;
-import org.junit.jupiter.api.AfterEach;
+import io.queuegate.core.testing.ServiceTestSupport;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.kafka.test.context.EmbeddedKafka;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The ingest service over HTTP on a random port, against an embedded KRaft broker and the real, shared Redis; and a
@@ -39,21 +31,11 @@ import org.springframework.test.context.DynamicPropertySource;
         // every client of a test is 127.0.0.1; PerClientLimitsHttpTests turns the limits on
         "queuegate.ingest.per-client.enabled=false" })
 @EmbeddedKafka(partitions = 12, topics = IngestHttpTestSupport.TOPIC)
-public abstract class IngestHttpTestSupport {
-
-    public static final String TOKEN_SECRET = TestSecrets.random("ingest-test-token-secret");
-
-    static final String ADMIN_TOKEN = TestSecrets.random("ingest-test-admin-token");
+public abstract class IngestHttpTestSupport extends ServiceTestSupport {
 
     public static final String TOPIC = "queuegate.entries";
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-    @DynamicPropertySource
-    static void secrets(DynamicPropertyRegistry registry) {
-        registry.add("queuegate.token.secret", () -> TOKEN_SECRET);
-        registry.add("queuegate.admin.token", () -> ADMIN_TOKEN);
-    }
 
     @LocalServerPort
     protected int port;
@@ -61,26 +43,14 @@ public abstract class IngestHttpTestSupport {
     @Value("${spring.embedded.kafka.brokers}")
     protected String brokers;
 
-    @Autowired
-    protected StringRedisTemplate redis;
-
-    private final List<Long> queues = new ArrayList<>();
-
     /**
      * An open queue of a product of its own, not registered, so that no admission worker anywhere moves its line;
      * its keys are deleted after the test.
      */
     protected long newOpenQueue(int maxActive, int admitPerSecond) {
-        long product = LineFixture.freeProduct(this.redis);
+        long product = newProduct();
         LineFixture.openUnregistered(this.redis, product, maxActive, admitPerSecond);
-        this.queues.add(product);
         return product;
-    }
-
-    @AfterEach
-    void deleteQueues() {
-        this.queues.forEach((product) -> this.redis.delete(QueueKeys.of(product).all()));
-        this.queues.clear();
     }
 
     /**
@@ -93,20 +63,14 @@ public abstract class IngestHttpTestSupport {
 
     /** The same, with a warm-up of this long at start. */
     public static ConfigurableApplicationContext startAnother(Duration warmUp, String... settings) {
-        List<String> args = new ArrayList<>(List.of("--spring.config.name=" + IngestApplication.CONFIG_NAME,
-                "--server.port=0", "--management.server.port=0", "--spring.main.banner-mode=off",
-                "--spring.kafka.admin.auto-create=false", "--queuegate.token.secret=" + TOKEN_SECRET,
-                "--queuegate.ingest.warm-up.duration=" + warmUp.toMillis() + "ms"));
+        List<String> args = anotherInstance(IngestApplication.CONFIG_NAME);
+        args.add("--spring.kafka.admin.auto-create=false");
+        args.add("--queuegate.ingest.warm-up.duration=" + warmUp.toMillis() + "ms");
         if (Arrays.stream(settings).noneMatch((setting) -> setting.startsWith("--queuegate.ingest.per-client."))) {
             args.add("--queuegate.ingest.per-client.enabled=false");
         }
         args.addAll(List.of(settings));
         return new SpringApplicationBuilder(IngestApplication.class).run(args.toArray(String[]::new));
-    }
-
-    /** The port the service answers on: its HTTP front's, which takes the service port. */
-    public static int portOf(ConfigurableApplicationContext service) {
-        return service.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
     }
 
     public static HttpResponse<String> get(int port, String path) {

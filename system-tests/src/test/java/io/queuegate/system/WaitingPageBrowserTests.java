@@ -29,12 +29,6 @@ class WaitingPageBrowserTests extends StackTests {
         this.browsers.forEach(Browser::close);
     }
 
-    private Browser desktop() {
-        Browser browser = Browser.desktop();
-        this.browsers.add(browser);
-        return browser;
-    }
-
     private long queue(int maxActive, int ttlSeconds, long stock) {
         long productId = openQueue(maxActive, 10, ttlSeconds);
         assertThat(this.stack.setStock(productId, stock).status()).isEqualTo(200);
@@ -52,15 +46,33 @@ class WaitingPageBrowserTests extends StackTests {
         return Stack.url(this.stack.ingest, "/queues/" + productId);
     }
 
-    /** Types the user id and joins with the keyboard alone. */
+    /** The browser, closed after the test, on the product's waiting page. */
+    private Browser onPage(Browser browser, long productId) {
+        this.browsers.add(browser);
+        browser.open(page(productId));
+        return browser;
+    }
+
     /** A desktop browser on the product's waiting page, joined as {@code userId}. */
     private Browser joined(long productId, String userId) {
-        Browser browser = desktop();
-        browser.open(page(productId));
+        Browser browser = onPage(Browser.desktop(), productId);
         join(browser, userId);
         return browser;
     }
 
+    /**
+     * The same in a browser without event streams, so that the page polls, and a test can answer the polls itself
+     * (the page's fetch) as the stack will not.
+     */
+    private Browser joinedPolling(long productId, String userId) {
+        Browser browser = Browser.desktop();
+        browser.driver.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument",
+                Map.of("source", "delete window.EventSource;"));
+        join(onPage(browser, productId), userId);
+        return browser;
+    }
+
+    /** Types the user id and joins with the keyboard alone. */
     private static void join(Browser browser, String userId) {
         browser.await("the join form", d -> browser.visible("#user-id"));
         browser.find("#user-id").sendKeys(userId, Keys.ENTER);
@@ -81,8 +93,7 @@ class WaitingPageBrowserTests extends StackTests {
         long productId = queue(1, 120, 5);
         String first = enterAndAwait(productId, "ahead-1", "AVAILABLE");
         String second = enterAndAwait(productId, "ahead-2", "WAITING");
-        Browser browser = desktop();
-        browser.open(page(productId));
+        Browser browser = onPage(Browser.desktop(), productId);
         browser.awaitText("h1", "Waiting room for product " + productId);
         browser.screenshot("1-join");
 
@@ -148,8 +159,7 @@ class WaitingPageBrowserTests extends StackTests {
         assertThat(bare.status()).isEqualTo(403);
         assertThat(bare.text("code")).isEqualTo("proof_required");
 
-        Browser browser = desktop();
-        browser.open(page(productId));
+        Browser browser = onPage(Browser.desktop(), productId);
         // the button's text is recorded at each change, so that a check shorter than a poll is still seen
         browser.script("window.__seen = []; var b = document.getElementById('join');"
                 + "new MutationObserver(function () { window.__seen.push(b.textContent); })"
@@ -222,12 +232,8 @@ class WaitingPageBrowserTests extends StackTests {
     @Test
     void aBookingRefusedAsSoldOutBeforeThePageHeardOfItKeepsTheTurn() {
         long productId = queue(5, 120, 1);
-        // a browser without event streams whose polls go unanswered once admitted: the counter tells it first
-        Browser browser = desktop();
-        browser.driver.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument",
-                Map.of("source", "delete window.EventSource;"));
-        browser.open(page(productId));
-        join(browser, "too-late");
+        // a browser whose polls go unanswered once admitted: the counter tells it first
+        Browser browser = joinedPolling(productId, "too-late");
         browser.awaitText("#available-heading", "It's your turn");
         browser.script("""
                 const real = window.fetch;
@@ -249,9 +255,7 @@ class WaitingPageBrowserTests extends StackTests {
     void aKoreanBrowserGetsThePageInKoreanAndTheSwitchTurnsItToEnglishForGood() {
         long productId = queue(1, 120, 5);
         enterAndAwait(productId, "ko-holder", "AVAILABLE");
-        Browser browser = Browser.desktop("ko-KR,ko");
-        this.browsers.add(browser);
-        browser.open(page(productId));
+        Browser browser = onPage(Browser.desktop("ko-KR,ko"), productId);
         browser.awaitText("h1", "상품 " + productId + " 대기실");
         assertThat(browser.text("#join-heading")).isEqualTo("대기열에 들어가기");
         assertThat(browser.text("#join")).isEqualTo("대기열 들어가기");
@@ -277,9 +281,7 @@ class WaitingPageBrowserTests extends StackTests {
     void anEnglishBrowserGetsThePageInEnglishAndTheSwitchTurnsItToKorean() {
         long productId = queue(1, 120, 5);
         String holder = enterAndAwait(productId, "en-holder", "AVAILABLE");
-        Browser browser = Browser.desktop("en-US,en");
-        this.browsers.add(browser);
-        browser.open(page(productId));
+        Browser browser = onPage(Browser.desktop("en-US,en"), productId);
         browser.awaitText("h1", "Waiting room for product " + productId);
         assertThat(browser.text("#join")).isEqualTo("Join");
         join(browser, "latin");
@@ -340,12 +342,8 @@ class WaitingPageBrowserTests extends StackTests {
     void aBusyServiceIsSaidInPlainWordsWhileThePlaceIsKept() {
         long productId = queue(1, 120, 5);
         enterAndAwait(productId, "busy-holder", "AVAILABLE");
-        // a browser without event streams, so that the page polls and its polls can be answered as a busy server would
-        Browser browser = desktop();
-        browser.driver.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument",
-                Map.of("source", "delete window.EventSource;"));
-        browser.open(page(productId));
-        join(browser, "patient");
+        // a browser whose polls can be answered as a busy server would
+        Browser browser = joinedPolling(productId, "patient");
         browser.awaitText("#position", "You are number 1 in line.");
 
         // The stack cannot be made to shed polls without disturbing other tests, so the page's own fetch answers
@@ -376,9 +374,7 @@ class WaitingPageBrowserTests extends StackTests {
     void onAPhoneNothingScrollsSideways() {
         long productId = queue(1, 120, 5);
         String holder = enterAndAwait(productId, "phone-holder", "AVAILABLE");
-        Browser browser = Browser.phone();
-        this.browsers.add(browser);
-        browser.open(page(productId));
+        Browser browser = onPage(Browser.phone(), productId);
         join(browser, "someone-with-a-rather-long-user-id@example.com");
         browser.awaitText("#position", "You are number 1 in line.");
         assertNoSidewaysScroll(browser);

@@ -56,7 +56,6 @@ class EntryRevocationController {
     @ApiResponse(responseCode = "204", description = "The place is gone")
     @ApiResponse(responseCode = "400", description = "invalid_token: not issued by this deployment, or for "
             + "another product; invalid_request: a malformed productId")
-    @ApiResponse(responseCode = "401", description = "unauthorized")
     @ApiResponse(responseCode = "503", description = "unavailable: not stored in Kafka, so nothing changed")
     ResponseEntity<Void> revoke(@PathVariable("productId") String productIdText, @PathVariable String token) {
         long productId = ProductIds.parse(productIdText);

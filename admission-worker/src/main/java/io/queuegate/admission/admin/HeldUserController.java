@@ -73,7 +73,6 @@ class HeldUserController {
     @GetMapping
     @Operation(summary = "List the held users", description = "The users of this line the operator holds, sorted.")
     @ApiResponse(responseCode = "200", description = "The held users")
-    @ApiResponse(responseCode = "401", description = "unauthorized")
     @ApiResponse(responseCode = "404", description = "queue_not_found")
     HeldUsers listHeldUsers(@PathVariable("productId") String productIdText) {
         QueueKeys keys = knownQueue(productIdText);
@@ -87,7 +86,6 @@ class HeldUserController {
             + "nothing. Audited as HELD.")
     @ApiResponse(responseCode = "204", description = "The user is held")
     @ApiResponse(responseCode = "400", description = "invalid_request: a malformed productId or userId")
-    @ApiResponse(responseCode = "401", description = "unauthorized")
     @ApiResponse(responseCode = "404", description = "queue_not_found")
     @ApiResponse(responseCode = "409", description = "too_many_held: the line holds " + MAX_HELD + " users already")
     @ApiResponse(responseCode = "503", description = "unavailable: not stored in Kafka, so nothing changed")
@@ -114,7 +112,6 @@ class HeldUserController {
             + "never held. Releasing a user not held changes nothing. Audited as RELEASED.")
     @ApiResponse(responseCode = "204", description = "The user is not held")
     @ApiResponse(responseCode = "400", description = "invalid_request: a malformed productId or userId")
-    @ApiResponse(responseCode = "401", description = "unauthorized")
     @ApiResponse(responseCode = "404", description = "queue_not_found")
     @ApiResponse(responseCode = "503", description = "unavailable: not stored in Kafka, so nothing changed")
     ResponseEntity<Void> releaseUser(@PathVariable("productId") String productIdText, @PathVariable String userId) {

@@ -36,16 +36,7 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping(path = "/api/v1/queues", produces = MediaType.APPLICATION_JSON_VALUE)
 @Tag(name = "queues", description = "Queue administration (Authorization: Bearer <admin token>)")
 @SecurityRequirement(name = "admin")
-class QueueAdminController {
-
-    private final QueueStore store;
-
-    private final QueuePublisher publisher;
-
-    QueueAdminController(QueueStore store, QueuePublisher publisher) {
-        this.store = store;
-        this.publisher = publisher;
-    }
+record QueueAdminController(QueueStore store, QueuePublisher publisher) {
 
     @PutMapping(path = "/{productId}", consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Create or change a queue", description = "maxPollsPerSecond, abandonAfterSeconds, "
@@ -58,7 +49,6 @@ class QueueAdminController {
             + "inviteOnly without either, a webhookUrl that is not an http(s) URL, a webhookUrl without a "
             + "webhookSecret (16 to 256 characters) given or stored, or a webhookSecret without a webhookUrl; nothing "
             + "is stored")
-    @ApiResponse(responseCode = "401", description = "unauthorized")
     @ApiResponse(responseCode = "503", description = "unavailable: not stored in Kafka, so not stored at all")
     QueueSettings put(@PathVariable("productId") String productIdText, @Valid @RequestBody QueueSettings given) {
         long productId = ProductIds.parse(productIdText);
@@ -141,7 +131,6 @@ class QueueAdminController {
             + "is draining changes nothing; creating it again (PUT) stops the draining.")
     @ApiResponse(responseCode = "204", description = "The queue is deleted and draining")
     @ApiResponse(responseCode = "400", description = "invalid_request: a malformed productId")
-    @ApiResponse(responseCode = "401", description = "unauthorized")
     @ApiResponse(responseCode = "404", description = "queue_not_found")
     @ApiResponse(responseCode = "503", description = "unavailable: not stored in Kafka, so nothing changed")
     ResponseEntity<Void> delete(@PathVariable("productId") String productIdText) {
@@ -163,7 +152,6 @@ class QueueAdminController {
     @Operation(summary = "List every queue", description = "Every configured queue, ordered by product id, with "
             + "its settings and the size of its line: what the operator view at /admin shows.")
     @ApiResponse(responseCode = "200", description = "The queues")
-    @ApiResponse(responseCode = "401", description = "unauthorized")
     QueueList list() {
         List<QueueResponse> queues = new ArrayList<>();
         for (long productId : new TreeSet<>(this.store.productIds())) {

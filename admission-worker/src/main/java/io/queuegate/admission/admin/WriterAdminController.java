@@ -22,18 +22,11 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping(path = "/api/v1/writer", produces = MediaType.APPLICATION_JSON_VALUE)
 @Tag(name = "writer", description = "The line writer of this worker (Authorization: Bearer <admin token>)")
 @SecurityRequirement(name = "admin")
-class WriterAdminController {
-
-    private final WriterHold hold;
-
-    WriterAdminController(WriterHold hold) {
-        this.hold = hold;
-    }
+record WriterAdminController(WriterHold hold) {
 
     @GetMapping
     @Operation(operationId = "getWriter", summary = "Whether this worker's line writer is held")
     @ApiResponse(responseCode = "200", description = "held, paused (it stopped reading) and running")
-    @ApiResponse(responseCode = "401", description = "unauthorized")
     WriterState get() {
         return this.hold.state();
     }
@@ -46,7 +39,6 @@ class WriterAdminController {
     @ApiResponse(responseCode = "200", description = "The writer's state; paused turns true once a batch under way "
             + "is finished")
     @ApiResponse(responseCode = "400", description = "invalid_request: held is missing or not a boolean")
-    @ApiResponse(responseCode = "401", description = "unauthorized")
     WriterState put(@Valid @RequestBody HoldRequest request) {
         return this.hold.hold(request.held());
     }

@@ -6,7 +6,8 @@ import java.util.Map;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.admission.AdmissionWorkerApplication;
-import io.queuegate.admission.PrivateBroker;
+import io.queuegate.core.testing.PrivateBroker;
+import io.queuegate.core.testing.TestRedis;
 import io.queuegate.core.testing.TestSecrets;
 import io.queuegate.core.testing.WarmUpTraces;
 import org.apache.kafka.clients.admin.Admin;
@@ -18,7 +19,6 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
@@ -39,22 +39,15 @@ class WarmUpTests {
 
     private static EmbeddedKafkaKraftBroker kafka;
 
-    private static LettuceConnectionFactory connections;
-
-    private static StringRedisTemplate redis;
+    private static final StringRedisTemplate redis = TestRedis.template();
 
     @BeforeAll
     static void start() {
         kafka = PrivateBroker.start(12, ENTRIES_TOPIC);
-        connections = new LettuceConnectionFactory("127.0.0.1", 6379);
-        connections.afterPropertiesSet();
-        connections.start();
-        redis = new StringRedisTemplate(connections);
     }
 
     @AfterAll
     static void stop() {
-        connections.destroy();
         kafka.destroy();
     }
 

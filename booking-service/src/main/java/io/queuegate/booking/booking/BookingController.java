@@ -5,7 +5,6 @@ import java.net.URI;
 import io.queuegate.web.ApiException;
 import io.queuegate.web.ProblemCodes;
 import io.queuegate.gate.BookingLookup;
-import io.queuegate.gate.GateProperties;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -26,25 +25,13 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Books a product for an admitted token over HTTP: checks the request, has {@link Bookings} book it (the token is used
- * exactly once and stock never goes below zero), and answers the booking with its Location.
+ * Books a product for an admitted token over HTTP: has {@link Bookings} book it (the token is used exactly once and
+ * stock never goes below zero), and answers the booking with its Location.
  */
 @RestController
 @RequestMapping(path = "/api/v1/bookings", produces = MediaType.APPLICATION_JSON_VALUE)
 @Tag(name = "bookings", description = "Book with an admitted entry token")
-class BookingController {
-
-    private final Bookings bookings;
-
-    private final BookingLookup lookup;
-
-    private final GateProperties gateProperties;
-
-    BookingController(Bookings bookings, BookingLookup lookup, GateProperties gateProperties) {
-        this.bookings = bookings;
-        this.lookup = lookup;
-        this.gateProperties = gateProperties;
-    }
+record BookingController(Bookings bookings, BookingLookup lookup) {
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Book", description = "Consumes the token and takes the stock in one atomic step; "
@@ -57,11 +44,8 @@ class BookingController {
     @ApiResponse(responseCode = "409", description = "sold_out; the token stays usable")
     @ApiResponse(responseCode = "503", description = "unavailable; the reservation was undone")
     ResponseEntity<BookingResponse> book(@Valid @RequestBody BookingRequest request) {
-        int quantity = request.quantityOrDefault();
-        if (quantity > this.gateProperties.maxQuantity()) {
-            throw ApiException.invalidRequest("quantity must be at most " + this.gateProperties.maxQuantity() + ".");
-        }
-        BookingConfirmed booking = this.bookings.book(request.productId(), request.token(), quantity);
+        BookingConfirmed booking = this.bookings.book(request.productId(), request.token(),
+                request.quantityOrDefault());
         return ResponseEntity.created(URI.create("/api/v1/bookings/" + booking.bookingId()))
             .body(BookingResponse.of(booking));
     }

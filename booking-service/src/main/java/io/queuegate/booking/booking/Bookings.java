@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.gate.EntryGate;
+import io.queuegate.gate.GateProperties;
 import io.queuegate.gate.Reservation;
 import io.queuegate.web.ApiException;
 
@@ -28,12 +29,15 @@ class Bookings {
 
     private final EntryGate gate;
 
+    private final int maxQuantity;
+
     private final BookingPublisher publisher;
 
     private final MeterRegistry metrics;
 
-    Bookings(EntryGate gate, BookingPublisher publisher, MeterRegistry metrics) {
+    Bookings(EntryGate gate, GateProperties gateProperties, BookingPublisher publisher, MeterRegistry metrics) {
         this.gate = gate;
+        this.maxQuantity = gateProperties.maxQuantity();
         this.publisher = publisher;
         this.metrics = metrics;
     }
@@ -41,14 +45,17 @@ class Bookings {
     /**
      * Books {@code quantity} units of the product for the token's user, and returns the booking once Kafka stored it.
      *
-     * @param quantity 1 to {@code queuegate.gate.max-quantity}; the caller checks it
-     * @throws ApiException 403 {@code token_not_admitted}, 409 {@code sold_out} (the token stays usable), or 503
+     * @param quantity at least 1
+     * @throws ApiException 400 {@code invalid_request} for more than {@code queuegate.gate.max-quantity} (nothing is
+     *     consumed), 403 {@code token_not_admitted}, 409 {@code sold_out} (the token stays usable), or 503
      *     {@code unavailable}: the sale is being restored, or Kafka did not store the booking and the reservation was
      *     undone
      * @throws DataAccessException when Redis did not answer the reservation (the gate undoes one made after all)
-     * @throws IllegalArgumentException for a quantity outside 1 to {@code queuegate.gate.max-quantity}
      */
     BookingConfirmed book(long productId, String token, int quantity) {
+        if (quantity > this.maxQuantity) {
+            throw ApiException.invalidRequest("quantity must be at most " + this.maxQuantity + ".");
+        }
         Reservation reservation;
         try {
             reservation = this.gate.reserve(productId, token, quantity);

@@ -27,21 +27,11 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping(path = "/api/v1/products/{productId}/stock", produces = MediaType.APPLICATION_JSON_VALUE)
 @Tag(name = "stock", description = "Stock administration (Authorization: Bearer <admin token>)")
 @SecurityRequirement(name = "admin")
-class StockController {
-
-    private final StockLedger stock;
-
-    private final StockSetting setting;
-
-    StockController(StockLedger stock, StockSetting setting) {
-        this.stock = stock;
-        this.setting = setting;
-    }
+record StockController(StockLedger stock, StockSetting setting) {
 
     @PutMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(operationId = "setStock", summary = "Set the units left to sell")
     @ApiResponse(responseCode = "200", description = "The stock")
-    @ApiResponse(responseCode = "401", description = "unauthorized")
     @ApiResponse(responseCode = "503", description = "unavailable: not stored in Kafka; set it again")
     Stock put(@PathVariable("productId") String productIdText, @Valid @RequestBody StockRequest request) {
         long productId = ProductIds.parse(productIdText);

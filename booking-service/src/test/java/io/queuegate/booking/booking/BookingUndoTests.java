@@ -1,17 +1,14 @@
 package io.queuegate.booking.booking;
 
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.booking.BookingHttpTestSupport;
 import io.queuegate.booking.BookingLog;
+import io.queuegate.core.testing.PrivateBroker;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.kafka.test.EmbeddedKafkaBroker;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 import org.springframework.test.web.servlet.client.EntityExchangeResult;
 import org.springframework.test.web.servlet.client.RestTestClient;
@@ -37,7 +34,7 @@ class BookingUndoTests extends BookingHttpTestSupport {
         Double expiry = entryExpiry(product, "erin");
         setStock(product, 10);
 
-        EmbeddedKafkaKraftBroker broker = broker();
+        EmbeddedKafkaKraftBroker broker = PrivateBroker.start(12, TOPIC);
         boolean brokerUp = true;
         try (ConfigurableApplicationContext service = startAnother(broker.getBrokersAsString())) {
             RestTestClient client = client(portOf(service));
@@ -115,28 +112,5 @@ class BookingUndoTests extends BookingHttpTestSupport {
             assertThat(event.get("userId").asString()).isEqualTo(userId);
             assertThat(event.get("quantity").asInt()).isEqualTo(quantity);
         });
-    }
-
-    /**
-     * A broker of this test's own. Starting it sets the system properties that the cached context read its broker's
-     * address from: they are put back, so that nothing later sends to this one after it is gone.
-     */
-    private static EmbeddedKafkaKraftBroker broker() {
-        Map<String, String> others = new HashMap<>();
-        for (String property : List.of(EmbeddedKafkaBroker.SPRING_EMBEDDED_KAFKA_BROKERS,
-                "spring.kafka.bootstrap-servers")) {
-            others.put(property, System.getProperty(property));
-        }
-        EmbeddedKafkaKraftBroker broker = new EmbeddedKafkaKraftBroker(1, 12, TOPIC);
-        broker.afterPropertiesSet();
-        others.forEach((property, value) -> {
-            if (value == null) {
-                System.clearProperty(property);
-            }
-            else {
-                System.setProperty(property, value);
-            }
-        });
-        return broker;
     }
 }

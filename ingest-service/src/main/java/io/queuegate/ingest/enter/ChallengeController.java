@@ -2,7 +2,6 @@ package io.queuegate.ingest.enter;
 
 import io.queuegate.core.token.UserIds;
 import io.queuegate.web.ApiException;
-import io.queuegate.web.ProblemCodes;
 import io.queuegate.web.ProductIds;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -12,7 +11,6 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 import org.springframework.http.CacheControl;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -27,16 +25,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @Tag(name = "entries", description = "Enter a product's line, poll your place, leave")
-class ChallengeController {
-
-    private final QueueDirectory queues;
-
-    private final ProofOfWork proofOfWork;
-
-    ChallengeController(QueueDirectory queues, ProofOfWork proofOfWork) {
-        this.queues = queues;
-        this.proofOfWork = proofOfWork;
-    }
+record ChallengeController(Challenges challenges) {
 
     @GetMapping(path = "/api/v1/queues/{productId}/challenge", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Fetch a proof-of-work challenge", description = "ALTCHA's challenge (algorithm, challenge, "
@@ -53,18 +42,10 @@ class ChallengeController {
         if (!UserIds.isValid(userId)) {
             throw ApiException.invalidRequest("userId must be 1-64 characters of [A-Za-z0-9._@:-].");
         }
-        Mono<ResponseEntity<Challenge>> answer = Mono.fromCallable(() -> challenge(productId, userId));
+        Mono<ResponseEntity<Challenge>> answer = Mono.fromCallable(() -> ResponseEntity.ok()
+            .cacheControl(CacheControl.noStore())
+            .body(this.challenges.challenge(productId, userId)));
         // a line ingest does not know yet is read from Redis, never on an event loop
-        return this.queues.knows(productId) ? answer : answer.subscribeOn(Schedulers.boundedElastic());
-    }
-
-    private ResponseEntity<Challenge> challenge(long productId, String userId) {
-        QueueDirectory.Door door = this.queues.requireKnown(productId);
-        if (!door.asksForProof()) {
-            throw new ApiException(HttpStatus.NOT_FOUND, ProblemCodes.NOT_FOUND,
-                    "The line of product " + productId + " asks for no proof of work: enter without one.");
-        }
-        return ResponseEntity.ok().cacheControl(CacheControl.noStore())
-            .body(this.proofOfWork.challenge(productId, userId, door.challengeMaxNumber()));
+        return this.challenges.knows(productId) ? answer : answer.subscribeOn(Schedulers.boundedElastic());
     }
 }

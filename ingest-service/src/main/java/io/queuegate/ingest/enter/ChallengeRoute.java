@@ -26,21 +26,9 @@ import org.springframework.stereotype.Component;
  * proof, a cross-origin fetch) goes through WebFlux to {@link ChallengeController}.
  */
 @Component
-class ChallengeRoute implements FastPath {
+record ChallengeRoute(Challenges challenges, FrontReplies replies) implements FastPath {
 
     private static final String PATH = "/api/v1/queues/{productId}/challenge";
-
-    private final QueueDirectory queues;
-
-    private final ProofOfWork proofOfWork;
-
-    private final FrontReplies replies;
-
-    ChallengeRoute(QueueDirectory queues, ProofOfWork proofOfWork, FrontReplies replies) {
-        this.queues = queues;
-        this.proofOfWork = proofOfWork;
-        this.replies = replies;
-    }
 
     @Override
     public void addTo(HttpServerRoutes routes, WebFluxStack webFlux) {
@@ -58,21 +46,11 @@ class ChallengeRoute implements FastPath {
         }
         List<String> users = new QueryStringDecoder(request.uri()).parameters().get("userId");
         String userId = users == null || users.size() != 1 ? null : users.getFirst();
-        if (!UserIds.isValid(userId) || !this.queues.knows(productId)) {
-            return webFlux.handle(request, response);
-        }
-        QueueDirectory.Door door;
-        try {
-            door = this.queues.requireKnown(productId);
-        }
-        catch (ApiException ex) {
-            return webFlux.handle(request, response);
-        }
-        if (!door.asksForProof()) {
+        Challenge challenge = UserIds.isValid(userId) ? this.challenges.challengeOfKnownLine(productId, userId) : null;
+        if (challenge == null) {
             return webFlux.handle(request, response);
         }
         response.header(HttpHeaders.CACHE_CONTROL, "no-store");
-        return this.replies.answer(response, HttpResponseStatus.OK, FrontReplies.requestId(request),
-                this.proofOfWork.challenge(productId, userId, door.challengeMaxNumber()));
+        return this.replies.answer(response, HttpResponseStatus.OK, FrontReplies.requestId(request), challenge);
     }
 }

@@ -26,13 +26,7 @@ import org.springframework.web.server.ServerWebExchange;
  * describes the API.
  */
 @EntriesResource
-class EnterController {
-
-    private final Enters enters;
-
-    EnterController(Enters enters) {
-        this.enters = enters;
-    }
+record EnterController(Enters enters) {
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Enter the line", description = "Answers 202 once Kafka holds the enter event. "

@@ -17,16 +17,7 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @ConditionalOnBooleanProperty("queuegate.ingest.noop-endpoint")
-class NoopRoute implements FastPath {
-
-    private final JsonMapper json;
-
-    private final FrontReplies replies;
-
-    NoopRoute(JsonMapper json, FrontReplies replies) {
-        this.json = json;
-        this.replies = replies;
-    }
+record NoopRoute(JsonMapper json, FrontReplies replies) implements FastPath {
 
     @Override
     public void addTo(HttpServerRoutes routes, WebFluxStack webFlux) {

@@ -1,9 +1,7 @@
 package io.queuegate.ingest.status;
 
-import io.queuegate.core.token.Token;
 import io.queuegate.ingest.EntriesResource;
 import io.queuegate.ingest.IssuedTokens;
-import io.queuegate.web.ProductIds;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import reactor.core.publisher.Flux;
@@ -16,16 +14,7 @@ import org.springframework.web.bind.annotation.RequestHeader;
 
 /** A place followed as Server-Sent Events ({@link EntryStreams}), instead of polled. */
 @EntriesResource
-class EntryEventsController {
-
-    private final IssuedTokens issued;
-
-    private final EntryStreams streams;
-
-    EntryEventsController(IssuedTokens issued, EntryStreams streams) {
-        this.issued = issued;
-        this.streams = streams;
-    }
+record EntryEventsController(IssuedTokens issued, EntryStreams streams) {
 
     @GetMapping(path = "/{token}/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
     @Operation(operationId = "followEntry", summary = "Follow a place as events", description = "text/event-stream: "
@@ -39,13 +28,10 @@ class EntryEventsController {
             + "instead, after pollAfterMs) and closes; reads that fail for 10 s end the stream with an event 'problem' "
             + "and the retry to reconnect after.")
     @ApiResponse(responseCode = "200", description = "The place's events")
-    @ApiResponse(responseCode = "400", description = "invalid_token: not issued here, or for another product; "
-            + "invalid_request: a malformed productId")
+    @ApiResponse(responseCode = "400", description = IssuedTokens.REFUSALS)
     Flux<ServerSentEvent<EntryStatusResponse>> events(@PathVariable("productId") String productIdText,
             @PathVariable String token,
             @RequestHeader(name = "Last-Event-ID", required = false) String lastEventId) {
-        long productId = ProductIds.parse(productIdText);
-        Token verified = this.issued.verify(productId, token);
-        return this.streams.stream(verified, lastEventId);
+        return this.streams.stream(this.issued.verify(productIdText, token), lastEventId);
     }
 }

@@ -8,17 +8,12 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.queuegate.core.token.Token;
 import io.queuegate.ingest.EntriesPaths;
 import io.queuegate.ingest.IssuedTokens;
-import io.queuegate.ingest.front.FastPath;
 import io.queuegate.ingest.front.FrontReplies;
-import io.queuegate.ingest.front.SameOrigin;
-import io.queuegate.ingest.front.WebFluxStack;
-import io.queuegate.web.ApiException;
-import io.queuegate.web.ProductIds;
+import io.queuegate.ingest.front.TokenRoute;
 import io.queuegate.web.RequestIds;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
-import reactor.netty.http.server.HttpServerRoutes;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.http.HttpHeaders;
@@ -33,40 +28,23 @@ import org.springframework.stereotype.Component;
  * through WebFlux to {@link EntryEventsController}, which answers it with the CORS headers; both write the same events.
  */
 @Component
-class EntryEventsRoute implements FastPath {
+class EntryEventsRoute extends TokenRoute {
 
     private static final String LAST_EVENT_ID = "Last-Event-ID";
 
-    private final IssuedTokens issued;
-
     private final EntryStreams streams;
-
-    private final FrontReplies replies;
 
     private final JsonMapper json;
 
     EntryEventsRoute(IssuedTokens issued, EntryStreams streams, FrontReplies replies, JsonMapper json) {
-        this.issued = issued;
+        super(EntriesPaths.TOKEN + "/events", issued, replies);
         this.streams = streams;
-        this.replies = replies;
         this.json = json;
     }
 
     @Override
-    public void addTo(HttpServerRoutes routes, WebFluxStack webFlux) {
-        routes.get(EntriesPaths.TOKEN + "/events", (request, response) -> SameOrigin.test(request)
-                ? stream(request, response) : webFlux.handle(request, response));
-    }
-
-    private Mono<Void> stream(HttpServerRequest request, HttpServerResponse response) {
-        String requestId = FrontReplies.requestId(request);
-        Token token;
-        try {
-            token = this.issued.verify(ProductIds.parse(request.param("productId")), request.param("token"));
-        }
-        catch (ApiException ex) {
-            return this.replies.problem(request, response, requestId, ex);
-        }
+    protected Mono<Void> answer(HttpServerRequest request, HttpServerResponse response, String requestId,
+            Token token) {
         return response.status(HttpResponseStatus.OK)
             .header(HttpHeaders.CONTENT_TYPE, MediaType.TEXT_EVENT_STREAM_VALUE)
             .header(HttpHeaders.CACHE_CONTROL, "no-cache")

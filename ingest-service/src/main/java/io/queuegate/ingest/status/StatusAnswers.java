@@ -3,6 +3,7 @@ package io.queuegate.ingest.status;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -29,11 +30,22 @@ class StatusAnswers {
 
     private final AdmissionSigner admissions;
 
-    StatusAnswers(MeterRegistry metrics, AdmissionKeys keys) {
+    private final PollCoalescer statuses;
+
+    StatusAnswers(PollCoalescer statuses, MeterRegistry metrics, AdmissionKeys keys) {
+        this.statuses = statuses;
         this.admissions = new AdmissionSigner(keys);
         for (TokenStatus status : TokenStatus.values()) {
             this.polls.put(status, metrics.counter("queuegate.status.polls", "status", status.name()));
         }
+    }
+
+    /**
+     * Answers a poll of the token's place, from its state read in one Redis call with the product's other polls;
+     * fails with the {@link ApiException} to answer (429 {@code polled_too_soon}, 503 {@code unavailable}).
+     */
+    CompletableFuture<EntryStatusResponse> poll(Token token) {
+        return this.statuses.read(token).thenApply((state) -> answer(token, state));
     }
 
     /** @throws ApiException 429 {@code polled_too_soon} when the poll came far sooner than the last answer said */

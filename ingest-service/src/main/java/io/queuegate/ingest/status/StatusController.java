@@ -3,11 +3,9 @@ package io.queuegate.ingest.status;
 import io.queuegate.core.token.Token;
 import io.queuegate.ingest.EntriesResource;
 import io.queuegate.ingest.IssuedTokens;
-import io.queuegate.web.ProductIds;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import reactor.core.publisher.Mono;
-
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -19,19 +17,7 @@ import org.springframework.web.server.ServerWebExchange;
  * answers same-origin polls itself; this controller answers cross-origin ones and describes the API.
  */
 @EntriesResource
-class StatusController {
-
-    private final IssuedTokens issued;
-
-    private final PollCoalescer statuses;
-
-    private final StatusAnswers answers;
-
-    StatusController(IssuedTokens issued, PollCoalescer statuses, StatusAnswers answers) {
-        this.issued = issued;
-        this.statuses = statuses;
-        this.answers = answers;
-    }
+record StatusController(IssuedTokens issued, StatusAnswers answers) {
 
     @GetMapping("/{token}")
     @Operation(summary = "Poll a place", description = "PENDING until the line has the entry, then WAITING with "
@@ -43,21 +29,17 @@ class StatusController {
             + "the order is drawn at the opening. pollAfterMs, and the Retry-After header in seconds, say when to "
             + "poll next; they grow with position so that a queue's maxPollsPerSecond holds.")
     @ApiResponse(responseCode = "200", description = "The token's status; Retry-After says when to poll next")
-    @ApiResponse(responseCode = "400", description = "invalid_token: not issued here, or for another product; "
-            + "invalid_request: a malformed productId")
+    @ApiResponse(responseCode = "400", description = IssuedTokens.REFUSALS)
     @ApiResponse(responseCode = "429", description = "polled_too_soon: far sooner than the last answer said "
             + "(only on queues with maxPollsPerSecond); the place is kept; see Retry-After")
     Mono<EntryStatusResponse> status(@PathVariable("productId") String productIdText, @PathVariable String token,
             ServerWebExchange exchange) {
-        long productId = ProductIds.parse(productIdText);
-        Token verified = this.issued.verify(productId, token);
-        return Mono.fromFuture(this.statuses.read(verified)).map((state) -> {
-            EntryStatusResponse answer = this.answers.answer(verified, state);
+        Token verified = this.issued.verify(productIdText, token);
+        return Mono.fromFuture(this.answers.poll(verified)).doOnNext((answer) -> {
             String retryAfter = StatusAnswers.retryAfter(answer);
             if (retryAfter != null) {
                 exchange.getResponse().getHeaders().set(HttpHeaders.RETRY_AFTER, retryAfter);
             }
-            return answer;
         });
     }
 }

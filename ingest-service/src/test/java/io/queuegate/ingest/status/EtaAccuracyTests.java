@@ -21,7 +21,7 @@ import io.queuegate.ingest.LineFixture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -62,17 +62,54 @@ class EtaAccuracyTests {
         redis.delete(QueueKeys.of(this.product).all());
     }
 
-    @ParameterizedTest(name = "{0}: maxActive {1}, admitPerSecond {2}, places held {3} s")
-    @CsvSource({
-            // 5 places each held 2 s while the rate allows 100: capacity limits, 2.5 admissions per second
-            "capacity-limited, 5, 100, 2, 2.5",
-            // the same with places freed by bookings at random moments instead of all at their expiry
-            "capacity-limited (booked at random), 50, 1000, 10, 0",
-            // the rate limits
-            "rate-limited, 100000, 50, 600, 50" })
-    void ninetyPercentAreAdmittedWithinTwentyPercentOfTheEtaFirstShown(String name, int maxActive,
-            int admitPerSecond, int holdSeconds, double arrivalsPerSecond) {
-        Sale sale = new Sale(maxActive, admitPerSecond, holdSeconds, arrivalsPerSecond, 13);
+    /** The sales measured, each limited by something else. */
+    enum Setting {
+
+        /** 5 places each held 2 s while the rate allows 100: capacity limits, 2.5 admissions per second. */
+        CAPACITY_LIMITED("capacity-limited", 5, 100, 2, 2.5, 100),
+
+        /** The same with places freed by bookings at random moments instead of all at their expiry. */
+        BOOKED_AT_RANDOM("capacity-limited (booked at random)", 50, 1000, 10, 0, 500),
+
+        /** The rate limits. */
+        RATE_LIMITED("rate-limited", 100000, 50, 600, 50, 500);
+
+        final String label;
+
+        final int maxActive;
+
+        final int admitPerSecond;
+
+        /** How long a place is held: the entry's lifetime. */
+        final int holdSeconds;
+
+        /** How many arrive a second; 0: the pace bookings at random moments move the line at. */
+        final double arrivalsPerSecond;
+
+        /** How many are in line at the opening, for the first seconds of the sale. */
+        final int openingCrowd;
+
+        Setting(String label, int maxActive, int admitPerSecond, int holdSeconds, double arrivalsPerSecond,
+                int openingCrowd) {
+            this.label = label;
+            this.maxActive = maxActive;
+            this.admitPerSecond = admitPerSecond;
+            this.holdSeconds = holdSeconds;
+            this.arrivalsPerSecond = arrivalsPerSecond;
+            this.openingCrowd = openingCrowd;
+        }
+
+        @Override
+        public String toString() {
+            return "%s: maxActive %d, admitPerSecond %d, places held %d s".formatted(this.label, this.maxActive,
+                    this.admitPerSecond, this.holdSeconds);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource
+    void ninetyPercentAreAdmittedWithinTwentyPercentOfTheEtaFirstShown(Setting setting) {
+        Sale sale = new Sale(setting, 13);
         List<Joined> measured = new ArrayList<>();
         // a line of 40 seconds' worth when the sale starts, then arrivals at the pace it moves
         sale.join(joiners((int) (sale.rate * 40), "start"), START, null);
@@ -88,7 +125,7 @@ class EtaAccuracyTests {
         List<Double> errors = done.stream().map(Joined::relativeError).sorted().toList();
         System.out.printf("ETA accuracy, %s: %d of %d admitted within ±20%% of the ETA first shown (%.1f %%); "
                 + "relative error median %.1f %%, 90th percentile %.1f %%; position ÷ admitPerSecond would have "
-                + "been within ±20%% for %.1f %%%n", name, close, done.size(), share,
+                + "been within ±20%% for %.1f %%%n", setting.label, close, done.size(), share,
                 100 * errors.get(errors.size() / 2), 100 * errors.get(errors.size() * 9 / 10),
                 100.0 * closeAtRate / done.size());
         assertThat(done.size()).as("people measured").isGreaterThan(100);
@@ -103,16 +140,12 @@ class EtaAccuracyTests {
      * rate-bound line is admitted at once from the full bucket, and told 1 s), and the ranges must hold the wait that
      * follows.
      */
-    @ParameterizedTest(name = "first 10 s, {0}: maxActive {1}, admitPerSecond {2}, places held {3} s")
-    @CsvSource({
-            "capacity-limited, 5, 100, 2, 2.5, 100",
-            "capacity-limited (booked at random), 50, 1000, 10, 0, 500",
-            "rate-limited, 100000, 50, 600, 50, 500" })
-    void inTheFirstSecondsNoSingleFigureIsFarOffAndTheRangesHoldTheWait(String name, int maxActive,
-            int admitPerSecond, int holdSeconds, double arrivalsPerSecond, int crowd) {
-        Sale sale = new Sale(maxActive, admitPerSecond, holdSeconds, arrivalsPerSecond, 17);
+    @ParameterizedTest(name = "first 10 s, {0}")
+    @EnumSource
+    void inTheFirstSecondsNoSingleFigureIsFarOffAndTheRangesHoldTheWait(Setting setting) {
+        Sale sale = new Sale(setting, 17);
         List<Joined> measured = new ArrayList<>();
-        sale.join(joiners(crowd, "crowd"), START, measured);
+        sale.join(joiners(setting.openingCrowd, "crowd"), START, measured);
         for (long now = START + STEP_MS; sale.anyoneWaiting() && now <= START + 600_000; now += STEP_MS) {
             sale.step(now);
             if (now < START + 10_000) {
@@ -129,7 +162,7 @@ class EtaAccuracyTests {
         double farOffShare = 100.0 * farOff / done.size();
         System.out.printf("ETA in the first 10 s, %s: %d people; %d shown one figure, %d of them off by more than "
                 + "20%% and 1 s (%.1f %% of everyone); %d shown a range, the wait within it for %d (%.1f %%); "
-                + "position ÷ admitPerSecond would have been within ±20%% for %.1f %%%n", name, done.size(),
+                + "position ÷ admitPerSecond would have been within ±20%% for %.1f %%%n", setting.label, done.size(),
                 single.size(), farOff, farOffShare, ranged.size(), held,
                 ranged.isEmpty() ? 100.0 : 100.0 * held / ranged.size(),
                 100.0 * done.stream().filter(Joined::withinTwentyPercentAtRate).count() / done.size());
@@ -172,15 +205,15 @@ class EtaAccuracyTests {
 
         private int next;
 
-        Sale(int maxActive, int admitPerSecond, int holdSeconds, double arrivalsPerSecond, long seed) {
-            this.admitPerSecond = admitPerSecond;
-            this.holdSeconds = holdSeconds;
-            redis.opsForHash().putAll(this.keys.settings(), Map.of("maxActive", Integer.toString(maxActive),
-                    "admitPerSecond", Integer.toString(admitPerSecond), "entryTtlSeconds",
-                    Integer.toString(holdSeconds), "open", "true"));
-            this.booking = arrivalsPerSecond == 0;
+        Sale(Setting setting, long seed) {
+            this.admitPerSecond = setting.admitPerSecond;
+            this.holdSeconds = setting.holdSeconds;
+            redis.opsForHash().putAll(this.keys.settings(), Map.of("maxActive", Integer.toString(setting.maxActive),
+                    "admitPerSecond", Integer.toString(setting.admitPerSecond), "entryTtlSeconds",
+                    Integer.toString(setting.holdSeconds), "open", "true"));
+            this.booking = setting.arrivalsPerSecond == 0;
             // booked at random within the hold time: on average half of it, so the line moves at about 2 × places / hold
-            this.rate = this.booking ? 2.0 * maxActive / holdSeconds : arrivalsPerSecond;
+            this.rate = this.booking ? 2.0 * setting.maxActive / setting.holdSeconds : setting.arrivalsPerSecond;
             this.admission = new Admission(redis, TestRedis.TIMER, Keyspace.DEFAULT);
             this.reader = new TokenStatusReader(redis, TestRedis.TIMER, Keyspace.DEFAULT);
             this.random = new Random(seed);

@@ -1,4 +1,4 @@
-package io.queuegate.admission;
+package io.queuegate.core.testing;
 
 import java.util.HashMap;
 import java.util.List;
