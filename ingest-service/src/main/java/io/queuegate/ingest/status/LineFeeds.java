@@ -17,6 +17,7 @@ import java.util.function.Consumer;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.core.queue.TokenState;
+import io.queuegate.core.queue.TokenStatus;
 import io.queuegate.core.token.Token;
 import io.queuegate.web.ApiException;
 import org.slf4j.Logger;
@@ -83,7 +84,7 @@ class LineFeeds implements SmartLifecycle {
      * at a time for a place.
      */
     Disposable follow(Token token, Consumer<TokenState> states, Consumer<Throwable> failures) {
-        Follower follower = new Follower(token.userId(), states, failures);
+        Follower follower = new Follower(token.productId(), token.userId(), states, failures);
         this.products.compute(token.productId(), (id, followers) -> {
             Set<Follower> set = followers != null ? followers : ConcurrentHashMap.newKeySet();
             set.add(follower);
@@ -105,6 +106,11 @@ class LineFeeds implements SmartLifecycle {
      * settings, and wait for their turn.
      */
     void admitted(long productId) {
+        readNow(productId, true);
+    }
+
+    /** Reads the product's places due now, on the step's thread, between steps. */
+    private void readNow(long productId, boolean onNews) {
         ScheduledExecutorService stepper = this.timer;
         if (stepper == null || !this.products.containsKey(productId)) {
             return;
@@ -113,7 +119,7 @@ class LineFeeds implements SmartLifecycle {
             stepper.execute(() -> {
                 Set<Follower> followers = this.products.get(productId);
                 if (followers != null) {
-                    readDue(productId, followers, System.currentTimeMillis());
+                    readDue(productId, followers, System.currentTimeMillis(), onNews);
                 }
             });
         }
@@ -131,7 +137,7 @@ class LineFeeds implements SmartLifecycle {
     private void step() {
         try {
             long now = System.currentTimeMillis();
-            this.products.forEach((productId, followers) -> readDue(productId, followers, now));
+            this.products.forEach((productId, followers) -> readDue(productId, followers, now, false));
         }
         catch (RuntimeException ex) {
             // a failed step must not end the timer's schedule, which would silence every stream
@@ -139,11 +145,18 @@ class LineFeeds implements SmartLifecycle {
         }
     }
 
-    private void readDue(long productId, Set<Follower> followers, long now) {
+    /** @param onNews whether an admission was just announced: a place being read may be told what it began before */
+    private void readDue(long productId, Set<Follower> followers, long now, boolean onNews) {
         List<Follower> due = new ArrayList<>();
         for (Follower follower : followers) {
-            if (follower.readAt <= now && follower.reading.compareAndSet(false, true)) {
+            if (follower.readAt > now) {
+                continue;
+            }
+            if (follower.reading.compareAndSet(false, true)) {
                 due.add(follower);
+            }
+            else if (onNews) {
+                follower.readAgain = true;
             }
         }
         if (due.isEmpty()) {
@@ -188,6 +201,8 @@ class LineFeeds implements SmartLifecycle {
     /** A followed place: who, where its states go, and when it is due to be read again. */
     private final class Follower {
 
+        final long productId;
+
         final String userId;
 
         final Consumer<TokenState> states;
@@ -200,13 +215,20 @@ class LineFeeds implements SmartLifecycle {
         /** Whether a read of the place is queued or in flight: a slow read is not joined by another. */
         final AtomicBoolean reading = new AtomicBoolean();
 
+        /**
+         * Whether an admission was announced while the place was being read: the read may have begun before the
+         * admission, so a place still waiting is read again at once.
+         */
+        volatile boolean readAgain;
+
         /** The place's position at its last read: 0 before the first and once it is no longer waiting. */
         volatile long position;
 
         /** When the reads of the place began to fail, 0 while they succeed. */
         long failingSince;
 
-        Follower(String userId, Consumer<TokenState> states, Consumer<Throwable> failures) {
+        Follower(long productId, String userId, Consumer<TokenState> states, Consumer<Throwable> failures) {
+            this.productId = productId;
             this.userId = userId;
             this.states = states;
             this.failures = failures;
@@ -234,8 +256,17 @@ class LineFeeds implements SmartLifecycle {
             // a step less: the answer comes some milliseconds into a step, and a place due every step must be due
             // at the next one, not at the one after
             this.readAt = now + (after != null ? after : PollPolicy.MAX_POLL_MS) - LineFeeds.this.stepMillis;
+            boolean again = this.readAgain && state.status() == TokenStatus.WAITING;
+            this.readAgain = false;
+            if (again) {
+                this.readAt = now;
+            }
             this.reading.set(false);
             this.states.accept(state);
+            if (again) {
+                // not as news, which would have the reads in flight read again in turn, and theirs, without end
+                readNow(this.productId, false);
+            }
         }
     }
 }
