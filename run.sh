@@ -13,7 +13,12 @@
 #              secret under 32 bytes or one written in the repository), QG_JAVA_OPTS (extra JVM options),
 #              QG_AOT_CACHE=on (start with the JDK's AOT cache, trained once per build: see train_aot_caches),
 #              HEALTH_TIMEOUT (seconds, default 240), REDIS_PORT (default 6379: the Redis on 127.0.0.1 the
-#              services use, started by scripts/redis.sh when none answers there).
+#              services use, started by scripts/redis.sh when none answers there),
+#              SPRING_DATA_REDIS_SENTINEL_MASTER and SPRING_DATA_REDIS_SENTINEL_NODES (both set: the services follow
+#              the master those Sentinels name instead, e.g. those of scripts/redis.sh sentinel-start, and no
+#              Redis is started here), KAFKA_BOOTSTRAP_SERVERS (a Kafka cluster's brokers, host:port comma-separated,
+#              e.g. 127.0.0.1:29092,127.0.0.1:29093,127.0.0.1:29094 of scripts/kafka.sh cluster-start: the services
+#              use it and no broker is started here).
 set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
@@ -34,7 +39,7 @@ HEALTH_TIMEOUT="${HEALTH_TIMEOUT:-240}"
 export REDIS_PORT="${REDIS_PORT:-6379}"
 
 usage() {
-    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+    usage_of_script
 }
 
 jar_of() { printf '%s/%s/target/%s-%s-exec.jar' "$ROOT" "$1" "$1" "$VERSION"; }
@@ -217,6 +222,17 @@ create_demo() {
     esac
 }
 
+# Where the services find Redis: a master named by Sentinels when both sentinel variables are set (Spring Boot then
+# takes them over spring.data.redis.host and port), else the one Redis on REDIS_PORT.
+sentinels_given() { [ -n "${SPRING_DATA_REDIS_SENTINEL_MASTER:-}" ] && [ -n "${SPRING_DATA_REDIS_SENTINEL_NODES:-}" ]; }
+redis_in_use() {
+    if sentinels_given; then
+        printf 'master %s of the Sentinels %s' "$SPRING_DATA_REDIS_SENTINEL_MASTER" "$SPRING_DATA_REDIS_SENTINEL_NODES"
+    else
+        printf '127.0.0.1:%s' "$REDIS_PORT"
+    fi
+}
+
 print_banner() {
     local token_note=" (tokens signed with the secret in ${TOKEN_SECRET_FILE#"$ROOT"/})"
     cat <<EOF
@@ -228,7 +244,7 @@ Queuegate is running$token_note
   admin (admission) http://127.0.0.1:8081   Swagger UI http://127.0.0.1:8081/swagger-ui.html
   booking           http://127.0.0.1:8082   Swagger UI http://127.0.0.1:8082/swagger-ui.html
   Actuator (health, metrics, Prometheus) on loopback: http://127.0.0.1:18080, :18081, :18082 /actuator
-  Kafka 127.0.0.1:9092, Redis 127.0.0.1:$REDIS_PORT, logs in .local/logs/
+  Kafka 127.0.0.1:9092, Redis $(redis_in_use), logs in .local/logs/
 
   ADMIN_TOKEN=$ADMIN_TOKEN
 
@@ -336,12 +352,17 @@ trap on_exit EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-"$ROOT/scripts/redis.sh" ensure
-if ! port_open 9092; then
-    # marked before starting, so an interrupted start is still cleaned up
-    : >"$KAFKA_MARKER"
+sentinels_given || "$ROOT/scripts/redis.sh" ensure
+if [ -n "${KAFKA_BOOTSTRAP_SERVERS:-}" ]; then
+    # scripts/service.sh passes it to every service; the cluster is the caller's to start and stop
+    log "Kafka: the brokers of KAFKA_BOOTSTRAP_SERVERS ($KAFKA_BOOTSTRAP_SERVERS); no broker started here"
+else
+    if ! port_open 9092; then
+        # marked before starting, so an interrupted start is still cleaned up
+        : >"$KAFKA_MARKER"
+    fi
+    "$ROOT/scripts/kafka.sh" start
 fi
-"$ROOT/scripts/kafka.sh" start
 
 train_aot_caches
 if [ "$MODE" = train ]; then

@@ -5,17 +5,23 @@
     python3 faults/run.py [scenario..] run some scenarios; the stack is started and stopped here
 
 Scenarios, in running order: hostile-input, forgery, consumer-crash, ingest-crash, admission-races, kafka-down,
-kafka-frozen, redis-frozen, redis-down, redis-loss, redis-last-writes, overload.
+kafka-frozen, kafka-broker-loss, redis-frozen, redis-down, redis-loss, redis-last-writes, redis-failover,
+redis-failover-behind, overload.
 
 Starts a private Redis (:6390), a private Kafka broker (:19092/19093) and the services as separate `java -jar`
-processes, each by the project's launcher (scripts/redis.sh, scripts/kafka.sh, scripts/service.sh): ingest :28080, admission worker :28081 (more on :28091, :28092), booking :28082, each with its Actuator
+processes (the redis-failover scenarios a Redis master :6391, its replica :6392 and Sentinels :26391-26393 too;
+kafka-broker-loss three brokers :19192-19194 with controllers :19195-19197, and an ingest and a worker of its own on
+:28120 and :28121), each by the project's launcher (scripts/redis.sh, scripts/kafka.sh, scripts/service.sh): ingest :28080, admission worker :28081 (more on :28091, :28092), booking :28082, each with its Actuator
 500 ports above. Kills, freezes and floods them, and checks that nothing accepted is lost, duplicated or reordered and that nobody passes who should
 not. Prints a summary table (also written to .local/faults/summary.md) and exits non-zero when any check fails.
 Environment:
   FAULTS_SCALE=0.2     scale every count (default 1: a 50,000-enter burst, 1,000,000 forged tokens)
   FAULTS_FORGERY_HTTP  forged tokens sent over HTTP (default 1,000,000 x FAULTS_SCALE, half status, half booking)
   FAULTS_PORT_BASE, FAULTS_REDIS_PORT, FAULTS_KAFKA_PORT, FAULTS_KAFKA_CONTROLLER_PORT   move the ports
-  FAULTS_REDIS_LOSS_N  the burst redis-loss and redis-last-writes kill Redis in (default 20,000 x FAULTS_SCALE)
+  FAULTS_KAFKA_CLUSTER_PORT  the first of kafka-broker-loss's six broker and controller ports (default 19192)
+  FAULTS_SENTINEL_MASTER_PORT, FAULTS_SENTINEL_REPLICA_PORT, FAULTS_SENTINEL_PORT (the first of three)   and these
+  FAULTS_REDIS_LOSS_N  the burst redis-loss, redis-last-writes and the redis-failover scenarios kill Redis in
+                       (default 20,000 x FAULTS_SCALE)
   FAULTS_REDIS_LOSS_AT the share of that burst answered when Redis is killed (default 0.4); 1 waits for the whole
                        burst to be in the line, to time the rebuild of that many waiting people
   FAULTS_KEEP=1 leaves the stack running; FAULTS_REUSE=1 attaches to a kept one (both for development)
@@ -33,7 +39,9 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import brokers  # noqa: E402
 import door  # noqa: E402
+import failover  # noqa: E402
 import hostile  # noqa: E402
 import stack as S  # noqa: E402
 
@@ -511,8 +519,10 @@ def admission_races(stack, api):
 def outage_load(api, p, tag, threads=16):
     """Clients that keep entering new users, retrying each until 202, until stopped."""
     stop = threading.Event()
-    es = [Entrant(api, p, (f"{tag}-{t}-{i}" for i in range(10**9)), retry=True, stop=stop, pace=0.005,
-                  timeout=15) for t in range(threads)]
+
+    def users(t):  # a function of its own, so each client's names carry its own t, not the last one's
+        return (f"{tag}-{t}-{i}" for i in range(10**9))
+    es = [Entrant(api, p, users(t), retry=True, stop=stop, pace=0.005, timeout=15) for t in range(threads)]
     for e in es:
         e.start()
     return es, stop
@@ -605,6 +615,13 @@ def kafka_frozen(stack, api):
                                                         f"slowest answer {worst:.2f} s")
     R.figure(sc, "first 202 after SIGCONT", f"{back or 0:.1f} s")
     line_figure(sc, res)
+
+
+def kafka_broker_loss(stack, api):
+    brokers.kafka_broker_loss(stack, sys.modules[__name__])
+
+
+kafka_broker_loss.__doc__ = brokers.kafka_broker_loss.__doc__
 
 
 def redis_frozen(stack, api):
@@ -724,11 +741,26 @@ def redis_last_writes(stack, api):
     lose_redis(stack, api, "redis-last-writes", older=True)
 
 
-def lose_redis(stack, api, sc, older):
+def redis_failover(stack, api):
+    """The Redis master SIGKILLed mid-burst under services that follow it through Sentinel (faults/failover.py): the
+    replica is promoted, the services follow, and nothing accepted is lost."""
+    lose_redis(stack, api, "redis-failover", older=False, sentinels=failover.sentinels(stack))
+
+
+def redis_failover_behind(stack, api):
+    """As redis-failover, but the replica stopped replicating earlier in the burst, so the one promoted misses the
+    master's last enters, bookings, admissions and a leave: they come back from the log."""
+    lose_redis(stack, api, "redis-failover-behind", older=True, sentinels=failover.sentinels(stack))
+
+
+def lose_redis(stack, api, sc, older, sentinels=None):
     """Mid-burst, with people waiting, admitted and booked, the private Redis is SIGKILLed and started again: empty,
     or (older) from a snapshot taken at half the kill's point, after which more enters, bookings, admissions and a
-    leave were made. Afterwards every 202 is placed again in log order, nobody books twice, nothing oversells."""
-    redis = redis_of(stack)
+    leave were made. Afterwards every 202 is placed again in log order, nobody books twice, nothing oversells.
+    With sentinels, the master of a Sentinel group is SIGKILLed and its replica promoted instead; older, the replica
+    stopped replicating at three quarters of the kill's point (close to the kill, as the Sentinels promote no replica
+    whose link has been down for long) and misses what followed."""
+    redis = sentinels.master() if sentinels else redis_of(stack)
     p = S.new_product()
     max_active, stock = 20, 30
     api.configure(p, max_active, 5, 600)
@@ -757,8 +789,11 @@ def lose_redis(stack, api, sc, older):
     at = float(os.environ.get("FAULTS_REDIS_LOSS_AT", "") or 0.4)
     if older:
         # the older state Redis comes back with: everything up to here is kept, everything after it lost
-        S.wait_for(lambda: progress(es) >= n * min(at, 1) / 2, 300, 0.01)
-        redis("SAVE")
+        S.wait_for(lambda: progress(es) >= n * min(at, 1) * (0.75 if sentinels else 0.5), 300, 0.01)
+        if sentinels:
+            sentinels.stop_replication()
+        else:
+            redis("SAVE")
         answered_at_snapshot = progress(es)
         in_snapshot = redis("ZCARD", keys(p)["waiting"])  # at most what the snapshot holds
         # after the snapshot: four more bookings (their places are admitted again) and one more leave
@@ -767,7 +802,8 @@ def lose_redis(stack, api, sc, older):
             if r.status == 201:
                 bookings[t] = (r.json() or {}).get("bookingId")
         leavers.append(waiting_first[-2])
-        R.check(sc, "after the snapshot: 4 more booked, their places admitted again, one more left",
+        R.check(sc, f"after the {'replica stopped' if sentinels else 'snapshot'}: 4 more booked, their places "
+                    "admitted again, one more left",
                 len(bookings) == 12 and api.leave(p, leavers[-1]).status == 204
                 and S.wait_for(lambda: redis("ZCARD", keys(p)["entry"]) >= max_active, 30, 0.1),
                 f"booked {len(bookings)}, admitted {redis('ZCARD', keys(p)['entry'])}")
@@ -781,17 +817,31 @@ def lose_redis(stack, api, sc, older):
     held_before = len(before_waiting) + len(before_entry) + len(before_gone)
     answered_at_kill = progress(es)
     epoch_before = redis("GET", keys(p)["lineEpoch"])
+    booked_before = len(bookings)
     redis.close()
-    stack.redis.kill9()
-    t_kill = time.monotonic()
-    S.wait_for(lambda: not S.port_open(stack.redis.port), 10, 0.02)  # the dead server's socket is closed
-    stack.redis.start(fresh=not older)
-    redis = redis_of(stack)
+    if sentinels:
+        if older:
+            in_snapshot = min(in_snapshot, sentinels.replica_waiting(keys(p)["waiting"]))
+        log_at = os.path.getsize(stack.worker.log)
+        # an admitted user nobody booked yet, whose booking is tried from the kill on
+        recovery = sentinels.kill_master(api, p, admitted[-1], sc)
+        t_kill = recovery.t_kill
+        redis = sentinels.master()
+        promoted = time.monotonic() - t_kill
+    else:
+        stack.redis.kill9()
+        t_kill = time.monotonic()
+        S.wait_for(lambda: not S.port_open(stack.redis.port), 10, 0.02)  # the dead server's socket is closed
+        stack.redis.start(fresh=not older)
+        redis = redis_of(stack)
     k = keys(p)
     if older:
-        R.check(sc, "Redis came back older, with the same lines' id: the snapshot, without what followed it",
+        R.check(sc, "the promoted replica is older, with the same lines' id: without the master's last writes"
+                if sentinels else
+                "Redis came back older, with the same lines' id: the snapshot, without what followed it",
                 redis("GET", keys(p)["lineEpoch"]) == epoch_before and in_snapshot < len(before_waiting),
-                f"at most {in_snapshot:,} waiting in the snapshot, {len(before_waiting):,} before the kill")
+                f"at most {in_snapshot:,} waiting in the {'replica' if sentinels else 'snapshot'}, "
+                f"{len(before_waiting):,} before the kill")
 
     def held():
         try:
@@ -806,10 +856,23 @@ def lose_redis(stack, api, sc, older):
     statuses = collections.Counter(a[1] for e in es for a in e.answers)
     R.check(sc, f"all {n} enters answered 202 during the burst", statuses.get(202, 0) == n, dict(statuses))
     tokens = [t for _, t in first] + accepted_tokens(es)
-    took = wait_applied(redis, p, tokens, 300)
+    if sentinels:
+        recovery.join(120)
+        if recovery.token:
+            tokens.append(recovery.token)
+        if recovery.booking_id:
+            bookings[admitted[-1]] = recovery.booking_id
+        # every 202 placed by the bound after the kill, or after the last 202 when the burst went on longer
+        last_202 = max([a[0] + a[2] for e in es for a in e.answers if a[1] == 202], default=t_kill)
+        deadline = max(t_kill, last_202) + failover.PENDING_BOUND
+        took = wait_applied(redis, p, tokens, max(0.0, deadline - time.monotonic()))
+        R.check(sc, f"every 202 token is WAITING, AVAILABLE or EXPIRED again within {failover.PENDING_BOUND} s of the "
+                    "kill, or of its 202 when that came later (not PENDING)", took is not None)
+    else:
+        took = wait_applied(redis, p, tokens, 300)
+        R.check(sc, "every 202 token is WAITING, AVAILABLE or EXPIRED again within 300 s of the loss (not PENDING)",
+                took is not None)
     rebuilt = time.monotonic() - t_kill
-    R.check(sc, "every 202 token is WAITING, AVAILABLE or EXPIRED again within 300 s of the loss (not PENDING)",
-            took is not None)
     waiting, entry, gone, st = line_snapshot(redis, p)
     R.check(sc, "no user in two places at once",
             not (set(waiting) & set(entry)) and not (set(waiting) & gone) and not (set(entry) & gone))
@@ -875,13 +938,32 @@ def lose_redis(stack, api, sc, older):
     R.check(sc, "bookings never exceed the stock: an admitted user finds it sold out", beyond == 0, beyond)
     seen_users = [json.loads(v)["userId"] for v in (redis("HVALS", keys(p)["bookings"]) or [])]
     R.check(sc, "no user booked twice", len(seen_users) == len(set(seen_users)) == total, len(seen_users))
-    R.figure(sc, "burst", f"{n:,} enters in {burst:.1f} s; Redis killed after {answered_at_kill:,} answers"
-                          + (f", restarted from its snapshot after {answered_at_snapshot:,}" if older else ""))
+    R.figure(sc, "burst", f"{n:,} enters in {burst:.1f} s; {'the master' if sentinels else 'Redis'} killed after "
+                          f"{answered_at_kill:,} answers"
+                          + ((", the replica stopped replicating after " if sentinels
+                              else ", restarted from its snapshot after ") + f"{answered_at_snapshot:,}"
+                             if older else ""))
+    if sentinels:
+        after_kill = [a[0] + a[2] - t_kill for e in es for a in e.answers if a[1] == 202 and a[0] >= t_kill]
+        R.figure(sc, "the replica promoted", f"{promoted:.1f} s after the kill (the Sentinels name it, it answers "
+                                             "as master)")
+        R.figure(sc, "first enter after the kill", (f"202 {min(after_kill):.2f} s after it" if after_kill
+                                                    else "no 202 after it")
+                 + (f"; a new user placed (WAITING) {recovery.placed_at:.1f} s after it" if recovery.placed_at
+                    else "; no new user placed"))
+        R.figure(sc, "first booking after the kill", f"{recovery.booked_at:.1f} s after it ({recovery.refused} "
+                                                     "answers before)" if recovery.booked_at
+                 else f"none within 120 s ({recovery.refused})")
+        done = failover.replayed(stack.worker.log, log_at) or {}
+        R.figure(sc, "read again from the log", "; ".join(
+            [f"the sale of {a} products from {b} records in {c} ms" for a, b, c in done.get("restores", [])]
+            + [f"{sum(done.get('replays', [])):,} records of the entries topic in {len(done.get('replays', []))} "
+               "replays"]))
     if older:
         R.figure(sc, "lost by Redis", f"at least {len(before_waiting) - in_snapshot:,} waiting people, 4 bookings, "
                                       f"4 admissions, 1 leave")
     R.figure(sc, "before the loss", f"{len(before_waiting):,} waiting, {len(before_entry)} admitted, "
-                                    f"{len(before_gone)} gone ({len(bookings)} booked)")
+                                    f"{len(before_gone)} gone ({booked_before} booked)")
     R.figure(sc, "the line as before the loss", f"{back:.1f} s after it ({held_before:,} people, "
                                                 f"{held_before / back:,.0f}/s including the restart)")
     R.figure(sc, "every 202 placed again", f"{rebuilt:.1f} s after the loss (the burst went on)")
@@ -1153,7 +1235,8 @@ def slow_clients(stack, api):
 
 
 SCENARIOS = [hostile_input, forgery, consumer_crash, ingest_crash, admission_races, kafka_down, kafka_frozen,
-             redis_frozen, redis_down, redis_loss, redis_last_writes, overload, slow_clients]
+             kafka_broker_loss, redis_frozen, redis_down, redis_loss, redis_last_writes, redis_failover,
+             redis_failover_behind, overload, slow_clients]
 
 
 def main(argv):
@@ -1197,6 +1280,8 @@ def main(argv):
         S.log(f"stack ready in {time.monotonic() - t_all:.0f} s; scale {SCALE}")
         for f in chosen:
             name = f.__name__.replace("_", "-")
+            if f not in (redis_failover, redis_failover_behind):
+                failover.release(stack)  # the services back on the runner's single Redis, after a failover scenario
             S.log(f"=== {name}: {f.__doc__.split(chr(10))[0]}")
             t0 = time.monotonic()
             try:
@@ -1215,6 +1300,7 @@ def main(argv):
             stack.save()
             S.log("FAULTS_KEEP: stack left running")
         else:
+            failover.release(stack, restart=False)
             stack.stop()
     summary = R.markdown()
     print("\n" + summary)

@@ -6,7 +6,8 @@
 # Needs python3 with redis-py (Debian's python3-redis), redis-server, and the Kafka broker jars scripts/kafka.sh
 # resolves.
 # Environment: FAULTS_SCALE (default 1), FAULTS_FORGERY_HTTP, FAULTS_PORT_BASE, FAULTS_REDIS_PORT,
-#              FAULTS_KAFKA_PORT, FAULTS_KAFKA_CONTROLLER_PORT; see faults/run.py.
+#              FAULTS_KAFKA_PORT, FAULTS_KAFKA_CONTROLLER_PORT, FAULTS_KAFKA_CLUSTER_PORT, FAULTS_SENTINEL_MASTER_PORT,
+#              FAULTS_SENTINEL_REPLICA_PORT, FAULTS_SENTINEL_PORT; see faults/run.py.
 set -euo pipefail
 
 # shellcheck source=scripts/lib.sh

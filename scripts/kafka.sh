@@ -3,11 +3,21 @@
 #   scripts/kafka.sh start    resolve jars once, format storage once, start in the background, wait until ready
 #   scripts/kafka.sh stop     stop the broker this script started (SIGTERM, then SIGKILL)
 #   scripts/kafka.sh status   tell whether a broker answers
+# Three KRaft brokers on loopback, each a broker and a controller (a quorum of three voters), from the same jars:
+#   scripts/kafka.sh cluster-start    format each node's storage once, start the nodes not running, wait until all
+#                                     three are ready (a node that was killed is started again on its data)
+#   scripts/kafka.sh cluster-stop     stop the nodes this script started (SIGTERM to all three, then SIGKILL)
+#   scripts/kafka.sh cluster-status   tell which nodes answer (exit 3 unless all three do)
 # Environment: KAFKA_PORT (default 9092), KAFKA_CONTROLLER_PORT (default 9093),
 #              KAFKA_HEAP_OPTS (default "-Xms512m -Xmx512m"), KAFKA_START_TIMEOUT (seconds, default 90).
+#              KAFKA_CLUSTER_PORT (default 29092): the cluster's brokers listen on it and the next two ports
+#              (29092-29094), their controllers on the three above (29095-29097);
+#              KAFKA_CLUSTER_HEAP_OPTS (default "-Xms256m -Xmx256m", per node).
 #              QG_LOCAL_DIR (default .local, see scripts/lib.sh).
-# State lives in $QG_LOCAL_DIR/kafka/: data/ (log.dirs), server.properties, kafka.pid, kafka.log. The jars are
-# resolved once into .local/kafka/libs/, whatever the state directory.
+# State lives in $QG_LOCAL_DIR/kafka/: data/ (log.dirs), server.properties, kafka.pid, kafka.log; the cluster's in
+# $QG_LOCAL_DIR/kafka-cluster/: cluster.id and node-1/ to node-3/, each with the same four. The jars are resolved once
+# into .local/kafka/libs/, whatever the state directory. Services reach the cluster with
+# KAFKA_BOOTSTRAP_SERVERS=127.0.0.1:29092,127.0.0.1:29093,127.0.0.1:29094 (scripts/service.sh, ./run.sh).
 set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
@@ -145,9 +155,166 @@ cmd_status() {
     return 3
 }
 
+# --- three brokers ------------------------------------------------------------------------------------------------
+
+KAFKA_CLUSTER_PORT="${KAFKA_CLUSTER_PORT:-29092}"
+KAFKA_CLUSTER_HEAP_OPTS="${KAFKA_CLUSTER_HEAP_OPTS:--Xms256m -Xmx256m}"
+CLUSTER_DIR="$LOCAL_DIR/kafka-cluster"
+CLUSTER_NODES=(1 2 3)
+
+node_dir() { printf '%s' "$CLUSTER_DIR/node-$1"; }
+node_port() { printf '%s' "$((KAFKA_CLUSTER_PORT + $1 - 1))"; }
+node_controller_port() { printf '%s' "$((KAFKA_CLUSTER_PORT + 2 + $1))"; }
+node_pid() { if [ -f "$(node_dir "$1")/kafka.pid" ]; then tr -dc '0-9' <"$(node_dir "$1")/kafka.pid"; fi; }
+# A node's process is told from the other nodes' (and the single broker's) by its own properties file.
+node_pattern() { printf '%s' "$(node_dir "$1")/server.properties"; }
+
+cluster_voters() {
+    local n voters=""
+    for n in "${CLUSTER_NODES[@]}"; do
+        voters="${voters:+$voters,}$n@127.0.0.1:$(node_controller_port "$n")"
+    done
+    printf '%s' "$voters"
+}
+
+# Formats every node's storage with one cluster id, once; a node formatted already keeps its data.
+format_cluster() {
+    local n dir cluster_id
+    mkdir -p "$CLUSTER_DIR"
+    if [ ! -s "$CLUSTER_DIR/cluster.id" ]; then
+        cluster_id="$(java -cp "$LIBS/*" kafka.tools.StorageTool random-uuid 2>/dev/null | tail -n 1)"
+        [ -n "$cluster_id" ] || die "kafka.tools.StorageTool random-uuid printed nothing"
+        echo "$cluster_id" >"$CLUSTER_DIR/cluster.id"
+    fi
+    cluster_id="$(cat "$CLUSTER_DIR/cluster.id")"
+    for n in "${CLUSTER_NODES[@]}"; do
+        dir="$(node_dir "$n")"
+        mkdir -p "$dir/data"
+        sed -e "s|@NODE_ID@|$n|g" \
+            -e "s|@QUORUM_VOTERS@|$(cluster_voters)|g" \
+            -e "s|@LOG_DIRS@|$dir/data|g" \
+            -e "s|@KAFKA_PORT@|$(node_port "$n")|g" \
+            -e "s|@CONTROLLER_PORT@|$(node_controller_port "$n")|g" \
+            "$ROOT/kafka/cluster.properties.template" >"$dir/server.properties"
+        [ -f "$dir/data/meta.properties" ] && continue
+        log "formatting Kafka node $n in ${dir#"$ROOT"/} (cluster id $cluster_id)"
+        kafka_tool kafka.tools.StorageTool format -t "$cluster_id" -c "$dir/server.properties" \
+            >>"$dir/format.log" 2>&1 \
+            || { tail -n 30 "$dir/format.log" >&2; die "formatting Kafka node $n failed"; }
+    done
+}
+
+# Waits until every node says it started and its broker port answers. A node cannot finish starting before a
+# majority of the quorum runs, so all three are started before this waits on any.
+wait_cluster_ready() {
+    local n pid log_file deadline=$((SECONDS + KAFKA_START_TIMEOUT)) ready
+    while ((SECONDS < deadline)); do
+        ready=0
+        for n in "${CLUSTER_NODES[@]}"; do
+            pid="$(node_pid "$n")"
+            log_file="$(node_dir "$n")/kafka.log"
+            if ! pid_matches "$pid" "$(node_pattern "$n")"; then
+                tail -n 40 "$log_file" >&2 || true
+                die "Kafka node $n exited during start-up (log: ${log_file#"$ROOT"/})"
+            fi
+            if grep -q "Kafka Server started" "$log_file" 2>/dev/null && port_open "$(node_port "$n")"; then
+                ready=$((ready + 1))
+            fi
+        done
+        [ "$ready" -eq "${#CLUSTER_NODES[@]}" ] && return 0
+        sleep 0.5
+    done
+    die "the Kafka cluster did not become ready within ${KAFKA_START_TIMEOUT}s (logs: ${CLUSTER_DIR#"$ROOT"/}/node-*/kafka.log)"
+}
+
+cmd_cluster_start() {
+    local n pid dir started=0
+    use_java25
+    resolve_libs
+    format_cluster
+    for n in "${CLUSTER_NODES[@]}"; do
+        dir="$(node_dir "$n")"
+        pid="$(node_pid "$n")"
+        if pid_matches "$pid" "$(node_pattern "$n")"; then
+            continue
+        fi
+        if port_open "$(node_port "$n")" || port_open "$(node_controller_port "$n")"; then
+            die "port $(node_port "$n") or $(node_controller_port "$n") is taken by something else; set KAFKA_CLUSTER_PORT"
+        fi
+        log "starting Kafka node $n on 127.0.0.1:$(node_port "$n") (log: ${dir#"$ROOT"/}/kafka.log)"
+        # a restarted node's log starts afresh, so that "Kafka Server started" means this start
+        # shellcheck disable=SC2086 # KAFKA_CLUSTER_HEAP_OPTS holds several options
+        nohup java --sun-misc-unsafe-memory-access=allow $KAFKA_CLUSTER_HEAP_OPTS -XX:+UseG1GC \
+            -Djava.awt.headless=true \
+            -Dlog4j2.configurationFile="$ROOT/kafka/log4j2.yaml" \
+            -cp "$LIBS/*" "$MAIN_CLASS" "$dir/server.properties" >"$dir/kafka.log" 2>&1 </dev/null &
+        echo "$!" >"$dir/kafka.pid"
+        started=$((started + 1))
+    done
+    wait_cluster_ready
+    log "Kafka cluster ready on 127.0.0.1:$(node_port 1)-$(node_port 3) ($started node(s) started)"
+}
+
+any_alive() {
+    local pid
+    for pid in "$@"; do
+        kill -0 "$pid" 2>/dev/null && return 0
+    done
+    return 1
+}
+
+cmd_cluster_stop() {
+    local n pid pids=() i
+    for n in "${CLUSTER_NODES[@]}"; do
+        pid="$(node_pid "$n")"
+        if pid_matches "$pid" "$(node_pattern "$n")"; then
+            # a frozen node (SIGSTOP) would never see the SIGTERM
+            kill -CONT "$pid" 2>/dev/null || true
+            kill -TERM "$pid" 2>/dev/null || true
+            pids+=("$pid")
+            log "stopping Kafka node $n (pid $pid)"
+        fi
+        rm -f "$(node_dir "$n")/kafka.pid"
+    done
+    # All at once: a broker stopping alone waits for the quorum to let it go, and the last two would wait for each other.
+    for ((i = 0; i < 300; i++)); do
+        any_alive "${pids[@]}" || return 0
+        sleep 0.1
+    done
+    for pid in "${pids[@]}"; do
+        if kill -0 "$pid" 2>/dev/null; then
+            warn "Kafka node (pid $pid) did not stop within 30s; sending SIGKILL"
+            kill -KILL "$pid" 2>/dev/null || true
+        fi
+    done
+}
+
+cmd_cluster_status() {
+    local n pid up=0
+    for n in "${CLUSTER_NODES[@]}"; do
+        pid="$(node_pid "$n")"
+        if port_open "$(node_port "$n")"; then
+            if pid_matches "$pid" "$(node_pattern "$n")"; then
+                echo "running: Kafka node $n on 127.0.0.1:$(node_port "$n") (pid $pid, started by scripts/kafka.sh)"
+            else
+                echo "running: a broker answers on 127.0.0.1:$(node_port "$n") (not started by scripts/kafka.sh)"
+            fi
+            up=$((up + 1))
+        elif pid_matches "$pid" "$(node_pattern "$n")"; then
+            echo "not answering: Kafka node $n pid $pid (starting, or frozen), port $(node_port "$n") not open"
+        else
+            echo "stopped: nothing answers on 127.0.0.1:$(node_port "$n")"
+        fi
+    done
+    [ "$up" -eq "${#CLUSTER_NODES[@]}" ] || return 3
+}
+
 case "${1:-}" in
     start) cmd_start ;;
     stop) cmd_stop ;;
     status) cmd_status ;;
-    *) echo "usage: $0 start|stop|status" >&2; exit 2 ;;
+    cluster-start) cmd_cluster_start ;;
+    cluster-stop) cmd_cluster_stop ;;
+    cluster-status) cmd_cluster_status ;;
+    *) echo "usage: $0 start|stop|status|cluster-start|cluster-stop|cluster-status" >&2; exit 2 ;;
 esac

@@ -4,10 +4,13 @@
 #                                          writes the service's AOT cache when it stops (scripts/lib.sh, aot_paths)
 # run.sh starts each service with it, and the fault runner (faults/stack.py) every service it starts and kills.
 # Environment: SERVER_PORT, MANAGEMENT_SERVER_PORT (both required), ADMIN_TOKEN (required), KAFKA_PORT (default
-#              9092), REDIS_PORT (default 6379), QUEUE_TOKEN_SECRET (unset: the caller chooses a profile with a
-#              secret, e.g. SPRING_PROFILES_ACTIVE=dev), SERVICE_JAR (default MODULE/target/MODULE-VERSION-exec.jar),
-#              QG_JAVA_OPTS (extra JVM options). Every other variable, e.g. a queuegate.* setting such as
-#              QUEUEGATE_ADMISSION_TICK_INTERVAL, reaches the service as it is.
+#              9092: the one broker on 127.0.0.1), KAFKA_BOOTSTRAP_SERVERS (a cluster's brokers instead, host:port
+#              comma-separated, e.g. those of scripts/kafka.sh cluster-start), REDIS_PORT (default 6379),
+#              SPRING_DATA_REDIS_SENTINEL_MASTER and SPRING_DATA_REDIS_SENTINEL_NODES (both set: the service follows
+#              the master those Sentinels name, and REDIS_PORT is not used), QUEUE_TOKEN_SECRET (unset: the caller
+#              chooses a profile with a secret, e.g. SPRING_PROFILES_ACTIVE=dev), SERVICE_JAR (default
+#              MODULE/target/MODULE-VERSION-exec.jar), QG_JAVA_OPTS (extra JVM options). Every other variable, e.g.
+#              a queuegate.* setting such as QUEUEGATE_ADMISSION_TICK_INTERVAL, reaches the service as it is.
 set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
@@ -31,7 +34,10 @@ jar="${SERVICE_JAR:-$ROOT/$module/target/$module-$QG_VERSION-exec.jar}"
 [ -f "$jar" ] || die "$jar not found; build first"
 use_java25
 
-export SPRING_KAFKA_BOOTSTRAP_SERVERS="127.0.0.1:${KAFKA_PORT:-9092}"
+# A cluster is given as a list of its brokers: the clients find the cluster through any of them that answers, so a
+# service starts while one broker is down.
+export SPRING_KAFKA_BOOTSTRAP_SERVERS="${KAFKA_BOOTSTRAP_SERVERS:-127.0.0.1:${KAFKA_PORT:-9092}}"
+# With Sentinels given, Spring Boot connects through them and ignores the host and port below.
 export SPRING_DATA_REDIS_HOST=127.0.0.1
 export SPRING_DATA_REDIS_PORT="${REDIS_PORT:-6379}"
 # Both the names the README documents (ADMIN_TOKEN, QUEUE_TOKEN_SECRET) and Spring's relaxed-binding names of the

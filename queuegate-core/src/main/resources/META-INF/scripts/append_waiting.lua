@@ -7,11 +7,13 @@
 -- ARGV[2] the offset the previous chunk of this product and partition ended at, or -1 when the writer does not
 --         know it (the first chunk of a consumer batch: every batch before it is in, or it would not have run)
 -- ARGV[3] the offsets of the users' records, ascending, comma-separated (one record may hold several users)
--- ARGV[4..] user ids, in log order; a user of the priority lane with '+' before the id (LineChunk.PRIORITY_MARK)
+-- ARGV[4] the run_id of the Redis process the writer restored the sale for (or found its lines whole on) when its
+--         partitions were assigned, or '' when it knows none
+-- ARGV[5..] user ids, in log order; a user of the priority lane with '+' before the id (LineChunk.PRIORITY_MARK)
 -- Returns {added, applied}: how many joined the line and the partition's applied offset afterwards; {-1, applied}
 -- when the chunk is refused and nothing was written; {-2, applied} when nothing was written because the Redis process
--- holding the line is not the one that last appended to it (restarted or failed over since) and the line was not
--- restored for it yet.
+-- holding the line is not the one that last appended to it (restarted or failed over since) and neither the line
+-- nor the writer was restored for it yet.
 --
 -- The writer sends several chunks before the first answers, so the line must not rely on them arriving whole
 -- and in order. The applied offset is stored with the line, in the same step as the append: a chunk whose
@@ -30,13 +32,18 @@
 -- Redis keeps its data but may have lost its last writes (AOF everysec, asynchronous replication): it is a prefix of
 -- the history the writer confirmed, and an append on top of it would record an applied offset beyond the lost
 -- records, so that the replay skips them for good. It appends nothing until the restore (finish_restore.lua) has
--- stamped the line with the new run_id; the writer rereads the log first. One INFO per chunk, never per user.
+-- stamped the line with the new run_id, or until a writer that restored the sale for this process names it in
+-- ARGV[4]: that writer reads the log again from the start, so what the line lacks comes first. The second way is for
+-- a line that no durable record but its enters names (no queue setting, booking, leave or admission), which the
+-- restore cannot know and never stamps: refused for good, it kept the writer restoring after a failover and every
+-- enter behind it PENDING. A chunk sent before the writer noticed the new process names the old one and is still
+-- refused. One INFO per chunk, never per user.
 -- The #!lua line makes Redis refuse the script before it starts when out of memory, never halfway through.
 -- now_ms and time_ms are the shared clock (lib/clock.lua), which QueueScripts puts before this script.
 local stored = redis.call('HMGET', KEYS[4], ARGV[1], 'seq', 'run')
 local applied = tonumber(stored[1] or '-1')
 local run = run_id()
-if stored[3] and stored[3] ~= run then
+if stored[3] and stored[3] ~= run and ARGV[4] ~= run then
   return {-2, applied}
 end
 if applied < tonumber(ARGV[2]) then
@@ -49,7 +56,7 @@ if applied >= last then
 end
 
 -- The first user not applied yet; only an overlapping redelivery needs the offsets one by one.
-local from = 4
+local from = 5
 if applied >= tonumber(string.match(offsets, '^%d+')) then
   for offset in string.gmatch(offsets, '%d+') do
     if tonumber(offset) > applied then

@@ -43,15 +43,15 @@ class LosingLine extends WaitingLine {
     }
 
     @Override
-    public CompletableFuture<AppendResult> appendAsync(LineChunk chunk) {
+    public CompletableFuture<AppendResult> appendAsync(LineChunk chunk, String restoredFor) {
         if (chunk.productId() != this.product) {
-            return super.appendAsync(chunk);
+            return super.appendAsync(chunk, restoredFor);
         }
         if (chunk.after() != LineChunk.UNKNOWN && this.losing.compareAndSet(true, false)) {
             this.lost = true;
             return CompletableFuture.failedFuture(new RedisConnectionFailureException("lost on the way"));
         }
-        return super.appendAsync(chunk).whenComplete((result, failure) -> {
+        return super.appendAsync(chunk, restoredFor).whenComplete((result, failure) -> {
             if (result != null && result.refused()) {
                 this.refused.add(result);
             }

@@ -15,7 +15,9 @@ import org.springframework.validation.annotation.Validated;
 /**
  * @param topic the topic enter events go to
  * @param partitions partitions of that topic when ingest creates it
- * @param publishTimeout the longest an enter waits for Kafka's acknowledgement before answering 503
+ * @param publishTimeout the longest an enter waits for Kafka's acknowledgement, from its arrival, before it is answered
+ *        503: queued behind a round Kafka does not acknowledge, or in its own. 1.5 s answers within 2 s of the request
+ *        when Kafka cannot take writes (a broker frozen, or fewer in-sync replicas than {@code min.insync.replicas})
  * @param retryAfter what a 503 or 429 tells the client to wait
  * @param maxInFlight enters waiting for Kafka at once; beyond it ingest sheds load with 503 at once
  * @param queueCacheTtl how long a queue's open/closed state is served from memory before it is re-read
@@ -43,7 +45,7 @@ import org.springframework.validation.annotation.Validated;
 public record IngestProperties(
         @DefaultValue("queuegate.entries") @NotBlank String topic,
         @DefaultValue("12") @Min(1) int partitions,
-        @DefaultValue("2s") @NotNull Duration publishTimeout,
+        @DefaultValue("1500ms") @NotNull Duration publishTimeout,
         @DefaultValue("1s") @NotNull Duration retryAfter,
         @DefaultValue("4096") @Min(1) int maxInFlight,
         @DefaultValue("1s") @NotNull Duration queueCacheTtl,

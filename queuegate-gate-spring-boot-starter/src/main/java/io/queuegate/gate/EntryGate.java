@@ -3,7 +3,11 @@ package io.queuegate.gate;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
+import io.lettuce.core.LettuceFutures;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.api.async.BaseRedisAsyncCommands;
 import io.queuegate.core.admission.AdmissionVerifier;
 import io.queuegate.core.queue.Keyspace;
 import io.queuegate.core.queue.ScriptTime;
@@ -14,6 +18,10 @@ import io.queuegate.web.ApiException;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.RedisSystemException;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
@@ -31,6 +39,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * {@link BookingLookup}.
  */
 public class EntryGate {
+
+    /** How much longer than WAIT's own timeout its answer may take to arrive. */
+    private static final long WAIT_GRACE_MS = 1_000;
 
     private final StringRedisTemplate redis;
 
@@ -66,6 +77,12 @@ public class EntryGate {
      */
     public EntryGate(StringRedisTemplate redis, TokenCodec tokens, JsonMapper json, GateProperties properties,
             ScriptTimer timer, Keyspace keyspace, AdmissionVerifier admissions) {
+        if (properties.replicaAcks() > 0 && redis.getConnectionFactory() instanceof LettuceConnectionFactory lettuce
+                && lettuce.isClusterAware()) {
+            // WAIT would go to whichever node the client picks, not the one that ran the product's script
+            throw new IllegalStateException("queuegate.gate.replica-acks needs one Redis or a Sentinel-managed one, "
+                    + "not a Redis Cluster");
+        }
         this.admissions = admissions;
         this.redis = redis;
         this.tokens = tokens;
@@ -107,14 +124,56 @@ public class EntryGate {
         }
         String outcome = reply == null || reply.isEmpty() ? "NOT_ADMITTED" : reply.getFirst().toString();
         return switch (outcome) {
-            case "RESERVED" -> new Reservation(bookingId, productId, verified.userId(), quantity, verified.value(),
-                    Long.parseLong(reply.get(1).toString()), bookedAt);
+            case "RESERVED" -> replicated(new Reservation(bookingId, productId, verified.userId(), quantity,
+                    verified.value(), Long.parseLong(reply.get(1).toString()), bookedAt));
             case "SOLD_OUT" -> throw GateRejectedException.soldOut(Long.parseLong(reply.get(1).toString()));
             // Redis restarted and may have lost its last bookings: nothing is taken until the sale is restored
             case "RESTORING" -> throw ApiException.unavailable("The sale is being restored after a Redis restart; "
                     + "try again after Retry-After.", Duration.ofSeconds(1));
             default -> throw GateRejectedException.notAdmitted();
         };
+    }
+
+    /**
+     * The reservation, once as many replicas as {@code queuegate.gate.replica-acks} asks hold it; without them it is
+     * undone and the booking answered 503, as a failover to a replica that lacks it would give the token and the
+     * stock back. WAIT counts every write sent before it on the connection, and the script went on the same one.
+     */
+    private Reservation replicated(Reservation reservation) {
+        int wanted = this.properties.replicaAcks();
+        if (wanted == 0) {
+            return reservation;
+        }
+        Long acknowledged;
+        try {
+            acknowledged = this.redis.execute((RedisCallback<Long>) connection -> acknowledging(connection, wanted));
+        }
+        catch (DataAccessException ex) {
+            // the reservation was made: undone once Redis answers, as for a failed consume step
+            this.undo.undoWhenReachable(reservation.productId(), reservation.bookingId(), reservation.userId(),
+                    reservation.token(), reservation.quantity());
+            throw ex;
+        }
+        if (acknowledged == null || acknowledged < wanted) {
+            release(reservation);
+            throw ApiException.unavailable("The booking could not be copied to a Redis replica in time; try again "
+                    + "after Retry-After.", Duration.ofSeconds(1));
+        }
+        return reservation;
+    }
+
+    /** {@code WAIT} on the client's own connection, the one the consume step went on: how many replicas have it. */
+    @SuppressWarnings("unchecked")
+    private Long acknowledging(RedisConnection connection, int wanted) {
+        long timeout = this.properties.replicaAckTimeout().toMillis();
+        try {
+            return LettuceFutures.awaitOrCancel(((BaseRedisAsyncCommands<byte[], byte[]>) connection
+                .getNativeConnection()).waitForReplication(wanted, timeout), timeout + WAIT_GRACE_MS,
+                    TimeUnit.MILLISECONDS);
+        }
+        catch (RedisException ex) {
+            throw new RedisSystemException("WAIT for " + wanted + " replicas failed", ex);
+        }
     }
 
     /**

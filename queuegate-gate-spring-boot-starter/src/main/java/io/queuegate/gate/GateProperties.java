@@ -1,5 +1,7 @@
 package io.queuegate.gate;
 
+import java.time.Duration;
+
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 
@@ -12,8 +14,17 @@ import org.springframework.validation.annotation.Validated;
  * @param jwksUri where the queue publishes its admission keys (any Queuegate service's
  *        {@code /.well-known/jwks.json}): set, the gate also takes an admission (the JWS of an AVAILABLE status
  *        answer) where it takes a token, and verifies it with those keys alone
+ * @param replicaAcks how many Redis replicas must hold a reservation before the gate lets it stand (Redis
+ *        {@code WAIT} after the consume step): with 0, none; with more, a reservation they do not acknowledge within
+ *        {@code replica-ack-timeout} is undone and answered 503, so that a failover to a replica that lacks it cannot
+ *        give the token back for a second booking. For a gate whose bookings the admission worker cannot restore
+ *        (a shop's own endpoint that keeps its orders elsewhere); booking-service's are on the bookings topic, which
+ *        the restore after a failover reads. It holds the service's Redis connection for the round trip to the
+ *        replica on every booking; one Redis or a Sentinel-managed one, not a Redis Cluster
+ * @param replicaAckTimeout how long a booking waits for those replicas
  */
 @Validated
 @ConfigurationProperties("queuegate.gate")
-public record GateProperties(@DefaultValue("4") @Min(1) @Max(1000) int maxQuantity, String jwksUri) {
+public record GateProperties(@DefaultValue("4") @Min(1) @Max(1000) int maxQuantity, String jwksUri,
+        @DefaultValue("0") @Min(0) @Max(16) int replicaAcks, @DefaultValue("100ms") Duration replicaAckTimeout) {
 }

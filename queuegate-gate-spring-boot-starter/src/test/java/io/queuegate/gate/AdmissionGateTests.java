@@ -33,7 +33,7 @@ class AdmissionGateTests extends GateRedisTestSupport {
     void shopGate() {
         // the shop's own secret is not the queue's: no entry token of the queue passes its HMAC check
         this.shopGate = new EntryGate(redis, new TokenCodec(TestSecrets.random("the-shops-own-secret")),
-                JsonMapper.shared(), new GateProperties(MAX_QUANTITY, null), TestRedis.TIMER,
+                JsonMapper.shared(), properties(0), TestRedis.TIMER,
                 Keyspace.DEFAULT, AdmissionVerifier.of(this.queueKeys.published()));
     }
 

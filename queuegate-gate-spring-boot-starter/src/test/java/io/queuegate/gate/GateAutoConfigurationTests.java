@@ -1,5 +1,7 @@
 package io.queuegate.gate;
 
+import java.time.Duration;
+
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.queuegate.core.queue.ScriptTimer;
 import io.queuegate.core.testing.TestSecrets;
@@ -188,7 +190,7 @@ class GateAutoConfigurationTests {
         @Bean
         EntryGate customGate(StringRedisTemplate redis) {
             return new EntryGate(redis, new TokenCodec(SECRET), tools.jackson.databind.json.JsonMapper.shared(),
-                    new GateProperties(2, null), new ScriptTimer(new SimpleMeterRegistry()));
+                    new GateProperties(2, null, 0, Duration.ofMillis(100)), new ScriptTimer(new SimpleMeterRegistry()));
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.queuegate.gate;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -46,10 +47,15 @@ abstract class GateRedisTestSupport {
     void newProduct() {
         this.product = unusedProduct();
         this.keys = QueueKeys.of(this.product);
-        this.gate = new EntryGate(redis, this.codec, JsonMapper.shared(), new GateProperties(MAX_QUANTITY, null),
+        this.gate = new EntryGate(redis, this.codec, JsonMapper.shared(), properties(0),
                 TestRedis.TIMER);
         this.stockLedger = new StockLedger(redis);
         this.bookingLookup = new BookingLookup(redis, JsonMapper.shared());
+    }
+
+    /** The gate's settings of these tests, waiting for that many replicas (which the shared Redis has none of). */
+    static GateProperties properties(int replicaAcks) {
+        return new GateProperties(MAX_QUANTITY, null, replicaAcks, Duration.ofMillis(50));
     }
 
     @AfterEach

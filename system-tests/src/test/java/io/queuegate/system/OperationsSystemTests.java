@@ -16,10 +16,12 @@ import java.util.stream.Stream;
 import io.queuegate.admission.AdmissionWorkerApplication;
 import io.queuegate.ingest.IngestApplication;
 import io.queuegate.system.Stack.Reply;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.kafka.core.ProducerFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -48,6 +50,25 @@ class OperationsSystemTests extends StackTests {
             assertThat(health.json().at("/components/kafka/details/brokers").asInt()).isEqualTo(1);
             assertThat(manage(service, "/actuator/health/readiness").status()).isEqualTo(200);
             assertThat(manage(service, "/actuator/health/liveness").status()).isEqualTo(200);
+        }
+    }
+
+    /**
+     * What a Kafka cluster's {@code min.insync.replicas} protects only holds for writes sent with acks=all, and a
+     * producer's retry after a lost acknowledgement (a broker lost mid-send) writes nothing twice only with
+     * idempotence: every producer of every service sends so.
+     */
+    @Test
+    void everyServiceSendsWithAcksAllAndIdempotence() {
+        for (ConfigurableApplicationContext service : List.of(this.stack.ingest, this.stack.worker, this.stack.booking)) {
+            List<String> names = List.of(service.getBeanNamesForType(ProducerFactory.class));
+            assertThat(names).isNotEmpty();
+            for (String name : names) {
+                Map<String, Object> config = service.getBean(name, ProducerFactory.class).getConfigurationProperties();
+                assertThat(String.valueOf(config.get(ProducerConfig.ACKS_CONFIG))).as(name).isIn("all", "-1");
+                assertThat(String.valueOf(config.get(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG))).as(name)
+                    .isEqualTo("true");
+            }
         }
     }
 

@@ -52,7 +52,7 @@ final class ChunkSender {
             LineChunk chunk = group.build(previous != null ? previous : this.epoch.confirmed(group.source()));
             this.lastSent.put(group.source(), chunk.lastOffset());
             this.sources.add(group.source());
-            this.answers.add(this.line.appendAsync(chunk));
+            this.answers.add(this.line.appendAsync(chunk, this.epoch.restoredFor()));
         }
         return null;
     }

@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.queuegate.core.queue.Keyspace;
 import io.queuegate.core.queue.LineChunk;
 import io.queuegate.core.queue.QueueKeys;
+import io.queuegate.core.queue.WaitingLine;
 
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -126,6 +127,16 @@ class LineEpoch {
     /** Whether Redis was found behind what it confirmed since the last assignment. */
     boolean wasFoundBehind() {
         return this.behind;
+    }
+
+    /**
+     * The process the writer's assignment restored the sale for, or found the committed offsets applied to, and
+     * whose lines it reads from there on: a line another process stamped last takes its appends on this process
+     * ({@link WaitingLine#appendAsync(LineChunk, String)}), and no other.
+     */
+    String restoredFor() {
+        Reading redis = this.adopted;
+        return redis == null ? WaitingLine.NO_PROCESS : redis.run();
     }
 
     /** What the offsets are committed with: the id and the process; empty until the writer has checked one. */

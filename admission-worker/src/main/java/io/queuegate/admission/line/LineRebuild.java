@@ -82,10 +82,25 @@ final class LineRebuild implements ConsumerAwareRebalanceListener, OffsetAndMeta
         this.epoch.adopt(redis);
         if (!replay.isEmpty()) {
             log.warn("Redis may not hold all that the committed offsets of {} say was applied (lines' epoch {}, "
-                    + "found {}, process {}): restoring the sale and reading the log again from the start", replay,
-                    redis.epoch(), redis.wasMissing() ? "missing" : "present", redis.run());
+                    + "found {}, process {}): restoring the sale and reading the log's {} records again from the "
+                    + "start", replay, redis.epoch(), redis.wasMissing() ? "missing" : "present", redis.run(),
+                    records(consumer, replay));
             restoreSale(redis);
             consumer.seekToBeginning(replay);
+        }
+    }
+
+    /** How many records the replay reads again: what a loss costs, for the operator reading the log. */
+    private static long records(Consumer<?, ?> consumer, List<TopicPartition> partitions) {
+        try {
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            Map<TopicPartition, Long> starts = consumer.beginningOffsets(partitions);
+            return ends.entrySet().stream().mapToLong(end -> end.getValue() - starts.getOrDefault(end.getKey(), 0L))
+                .sum();
+        }
+        catch (RuntimeException ex) {
+            // a broker that does not answer now: the count is only for the log
+            return -1;
         }
     }
 

@@ -35,13 +35,30 @@ import org.springframework.kafka.support.SendResult;
  * out at once), for company, so nobody waits longer than that for a batch to fill. Only one round is in flight, which
  * keeps each product's records in acceptance order without relying on producer retries.
  *
- * <p>A round that Kafka does not acknowledge within {@code publishTimeout} fails all of its enters (the caller
- * answers 503 and a retry gets the same token; if the record is stored after all, the line applies it once), and
- * the next round starts.
+ * <p>Every enter is answered within {@code publishTimeout} of its arrival: one that Kafka has not acknowledged by then
+ * fails (the caller answers 503 and a retry gets the same token; if the record is stored after all, the line applies
+ * it once), whether its round is in flight or it still waits for one. A round waits for its acknowledgements only
+ * until its oldest enter's deadline, an enter whose deadline passed in the queue is not sent, and a sweeper fails
+ * enters whose deadline passes while the flusher is held up in a send (a producer waiting for metadata or buffer
+ * space blocks there). Counting from the round instead let an enter that arrived behind a round Kafka did not
+ * acknowledge wait for that round and then its own: twice the timeout (docs/RELIABILITY.md, kafka-broker-loss).
  */
 final class EnterGroupCommit implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(EnterGroupCommit.class);
+
+    /** How far past its deadline an enter may be answered: a few wake-ups a second, nothing per enter. */
+    private static final long SWEEP_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
+    /** One instance: the sweeper fails many enters at once, and a stack trace would say nothing about any of them. */
+    private static final TimeoutException TIMED_OUT = new TimeoutException(
+            "Kafka did not acknowledge the enter within the publish timeout") {
+
+        @Override
+        public synchronized Throwable fillInStackTrace() {
+            return this;
+        }
+    };
 
     private final KafkaTemplate<String, Object> kafka;
 
@@ -59,6 +76,11 @@ final class EnterGroupCommit implements AutoCloseable {
     private final LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
 
     private final Thread flusher;
+
+    private final Thread sweeper;
+
+    /** The round the flusher sends or waits for, for the sweeper; empty between rounds. Never modified. */
+    private volatile List<Pending> inFlight = List.of();
 
     /** Per round, not per enter: what an enter waited for Kafka, at the cost of one sample per round. */
     private final Timer roundTimes;
@@ -83,11 +105,13 @@ final class EnterGroupCommit implements AutoCloseable {
         this.gatherNanos = gather.toNanos();
         this.gatherBelow = gatherBelow;
         this.flusher = Thread.ofPlatform().name("enter-group-commit").daemon().start(this::run);
+        this.sweeper = Thread.ofPlatform().name("enter-deadlines").daemon().start(this::sweep);
     }
 
     /** Queues an enter for the next round; the future completes when Kafka acknowledged it, or fails. */
     CompletableFuture<Void> submit(long productId, Entry entry) {
-        Pending pending = new Pending(productId, entry, new CompletableFuture<>());
+        Pending pending = new Pending(productId, entry, new CompletableFuture<>(),
+                System.nanoTime() + this.publishTimeout.toNanos());
         this.queue.add(pending);
         // after close the flusher drains the queue once more; an enter added after that drain fails here
         if (!this.running && this.queue.remove(pending)) {
@@ -119,6 +143,7 @@ final class EnterGroupCommit implements AutoCloseable {
                 failAll(round, ex);
             }
             finally {
+                this.inFlight = List.of();
                 round.clear();
             }
         }
@@ -127,9 +152,24 @@ final class EnterGroupCommit implements AutoCloseable {
         failAll(left, new IllegalStateException("ingest is shutting down"));
     }
 
-    /** Sends one round and waits, at most publishTimeout, for all of its acknowledgements. */
+    /**
+     * Sends one round and waits for all of its acknowledgements, at most until the deadline of its oldest enter (the
+     * first: the queue keeps arrival order). Enters already answered by the sweeper, or past their deadline, are not
+     * sent.
+     */
     private void publish(List<Pending> round) throws InterruptedException {
         long started = System.nanoTime();
+        round.removeIf((pending) -> {
+            if (started - pending.deadline() >= 0) {
+                pending.done().completeExceptionally(TIMED_OUT);
+            }
+            return pending.done().isDone();
+        });
+        if (round.isEmpty()) {
+            return;
+        }
+        // a copy: the sweeper reads it while this thread goes on with its own list
+        this.inFlight = List.copyOf(round);
         this.roundSizes.record(round.size());
         List<CompletableFuture<?>> acks = new ArrayList<>();
         for (List<Pending> record : records(round)) {
@@ -137,7 +177,7 @@ final class EnterGroupCommit implements AutoCloseable {
         }
         try {
             CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new))
-                .get(this.publishTimeout.toMillis(), TimeUnit.MILLISECONDS);
+                .get(Math.max(0, round.getFirst().deadline() - System.nanoTime()), TimeUnit.NANOSECONDS);
             this.roundTimes.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
         }
         catch (ExecutionException ex) {
@@ -174,6 +214,28 @@ final class EnterGroupCommit implements AutoCloseable {
         }
     }
 
+    /**
+     * Fails the enters whose deadline passed, in the queue or in the round in flight, every few milliseconds. Only
+     * the head of the queue is looked at: it is in arrival order, so the enters behind an enter in time are too.
+     */
+    private void sweep() {
+        while (this.running) {
+            LockSupport.parkNanos(SWEEP_INTERVAL_NANOS);
+            long now = System.nanoTime();
+            for (Pending pending : this.inFlight) {
+                if (now - pending.deadline() >= 0) {
+                    pending.done().completeExceptionally(TIMED_OUT);
+                }
+            }
+            for (Pending head = this.queue.peek(); head != null && now - head.deadline() >= 0;
+                    head = this.queue.peek()) {
+                // the flusher may take it at the same moment: then it finds it answered and does not send it
+                this.queue.remove(head);
+                head.done().completeExceptionally(TIMED_OUT);
+            }
+        }
+    }
+
     /** The round cut into records: by product, in arrival order, at most maxEntriesPerRecord each. */
     private List<List<Pending>> records(List<Pending> round) {
         Map<Long, List<Pending>> byProduct = new LinkedHashMap<>();
@@ -200,8 +262,10 @@ final class EnterGroupCommit implements AutoCloseable {
         this.running = false;
         this.flusher.interrupt();
         this.flusher.join(this.publishTimeout.toMillis() + 1_000);
+        this.sweeper.join(1_000);
     }
 
-    private record Pending(long productId, Entry entry, CompletableFuture<Void> done) {
+    /** An enter and when it must be answered ({@link System#nanoTime()}): its arrival plus the publish timeout. */
+    private record Pending(long productId, Entry entry, CompletableFuture<Void> done, long deadline) {
     }
 }

@@ -101,6 +101,9 @@ class WarmUp extends WarmUpRunner {
                         "queuegate.ingest.topic", copy.topic("entries"),
                         "queuegate.ingest.leaves-topic", copy.topic("leaves"),
                         "queuegate.ingest.retention", "1h",
+                        // the copy's topics are new: its first rounds wait for their metadata and leaders, longer
+                        // than a client is kept waiting in a sale, and an enter refused then only shortens the warm-up
+                        "queuegate.ingest.publish-timeout", "10s",
                         // the clients come through a proxy of loopback, each enter from an address of its own, so
                         // that the limits per client are run as a sale runs them and never refuse the warm-up
                         "queuegate.ingest.trusted-proxies", "127.0.0.1/32",

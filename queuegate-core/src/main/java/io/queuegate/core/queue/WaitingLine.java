@@ -28,6 +28,9 @@ import org.springframework.data.redis.core.script.RedisScript;
  */
 public class WaitingLine implements DisposableBean {
 
+    /** No Redis process restored for: the line takes a chunk only on the process that stamped it last. */
+    public static final String NO_PROCESS = "";
+
     @SuppressWarnings("rawtypes")
     private static final RedisScript<List> SCRIPT = QueueScripts.APPEND_WAITING;
 
@@ -63,16 +66,28 @@ public class WaitingLine implements DisposableBean {
      * it starts when Redis is out of memory, and every other check comes before the first write).
      */
     public CompletableFuture<AppendResult> appendAsync(LineChunk chunk) {
+        return appendAsync(chunk, NO_PROCESS);
+    }
+
+    /**
+     * Sends one chunk as {@link #appendAsync(LineChunk)}, from a writer that restored the sale for a Redis process
+     * and reads the log again from the start: on that process the line takes the chunk even when another process
+     * stamped it last, as a line the restore did not know is (see {@code append_waiting.lua}).
+     *
+     * @param restoredFor the run_id of that process, or {@link #NO_PROCESS}
+     */
+    public CompletableFuture<AppendResult> appendAsync(LineChunk chunk, String restoredFor) {
         QueueKeys keys = this.keyspace.product(chunk.productId());
         String[] scriptKeys = { keys.waiting(), keys.entry(), keys.gone(), keys.stats(), keys.settings(),
             keys.seen() };
         List<String> userIds = chunk.userIds();
-        String[] args = new String[userIds.size() + 3];
+        String[] args = new String[userIds.size() + 4];
         args[0] = LineChunk.appliedField(chunk.source());
         args[1] = Long.toString(chunk.after());
         args[2] = offsets(chunk.offsets());
+        args[3] = restoredFor;
         for (int i = 0; i < userIds.size(); i++) {
-            args[i + 3] = userIds.get(i);
+            args[i + 4] = userIds.get(i);
         }
         RedisClusterAsyncCommands<String, String> commands = commands();
         return this.timer.timeAsync("append_waiting", () -> commands

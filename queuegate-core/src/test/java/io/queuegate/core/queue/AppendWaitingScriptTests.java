@@ -238,6 +238,28 @@ class AppendWaitingScriptTests extends RedisScriptTestSupport {
         assertThat(chunk("t:0", LineChunk.UNKNOWN, 10, users("b", 10, 10))).isEqualTo(new AppendResult(false, 10, 19));
     }
 
+    /**
+     * A writer that restored the sale for the process serving now, and reads the log again from the start, appends
+     * to a line that process did not stamp (the restore knew no record of its product but the enters): the line
+     * takes the chunk and is stamped. A chunk that names the process before, sent before the writer noticed the new
+     * one, is still refused.
+     */
+    @Test
+    void aWriterThatRestoredForThisProcessAppendsToALineAnotherProcessStamped() {
+        chunk("t:0", LineChunk.UNKNOWN, 0, users("a", 0, 10));
+        String run = redis.<String, String>opsForHash().get(this.keys.stats(), "run");
+        redis.opsForHash().put(this.keys.stats(), "run", "a-process-before-the-failover");
+
+        assertThat(chunkRestoredFor("a-process-before-the-failover", 10, users("b", 10, 10)))
+            .isEqualTo(new AppendResult(true, 0, 9, true));
+        assertThat(chunkRestoredFor(run, 10, users("b", 10, 10))).isEqualTo(new AppendResult(false, 10, 19));
+
+        assertThat(redis.<String, String>opsForHash().get(this.keys.stats(), "run")).isEqualTo(run);
+        List<String> expected = new ArrayList<>(users("a", 0, 10));
+        expected.addAll(users("b", 10, 10));
+        assertThat(waiting()).containsExactlyElementsOf(expected);
+    }
+
     @Test
     void eachPartitionKeepsItsOwnAppliedOffset() {
         chunk("t:0", LineChunk.UNKNOWN, 100, users("p0-", 100, 3));
@@ -337,6 +359,11 @@ class AppendWaitingScriptTests extends RedisScriptTestSupport {
                 offsets(firstOffset, users.size()), users));
     }
 
+    private AppendResult chunkRestoredFor(String process, long firstOffset, List<String> users) {
+        return this.waitingLine.appendAsync(new LineChunk(this.product, "t:0", LineChunk.UNKNOWN,
+                offsets(firstOffset, users.size()), users), process).join();
+    }
+
     private static List<String> users(String prefix, int first, int count) {
         List<String> users = new ArrayList<>(count);
         for (int i = first; i < first + count; i++) {
@@ -347,11 +374,12 @@ class AppendWaitingScriptTests extends RedisScriptTestSupport {
 
     @SuppressWarnings("unchecked")
     private List<Object> appendRaw(String source, long after, String offsets, String... users) {
-        Object[] args = new Object[users.length + 3];
+        Object[] args = new Object[users.length + 4];
         args[0] = "applied:" + source;
         args[1] = Long.toString(after);
         args[2] = offsets;
-        System.arraycopy(users, 0, args, 3, users.length);
+        args[3] = WaitingLine.NO_PROCESS;
+        System.arraycopy(users, 0, args, 4, users.length);
         return redis.execute(QueueScripts.APPEND_WAITING,
                 List.of(this.keys.waiting(), this.keys.entry(), this.keys.gone(), this.keys.stats(),
                         this.keys.settings(), this.keys.seen()), args);
@@ -380,13 +408,14 @@ class AppendWaitingScriptTests extends RedisScriptTestSupport {
 
     private RedisFuture<List<Object>> evalChunk(RedisAsyncCommands<String, String> commands, long after, int first,
             List<String> users) {
-        String[] args = new String[users.size() + 3];
+        String[] args = new String[users.size() + 4];
         args[0] = "applied:t:0";
         args[1] = Long.toString(after);
         args[2] = String.join(",", java.util.Arrays.stream(offsets(first, users.size())).mapToObj(Long::toString)
             .toList());
+        args[3] = WaitingLine.NO_PROCESS;
         for (int i = 0; i < users.size(); i++) {
-            args[i + 3] = users.get(i);
+            args[i + 4] = users.get(i);
         }
         return commands.evalsha(QueueScripts.APPEND_WAITING.getSha1(), ScriptOutputType.MULTI,
                 new String[] { this.keys.waiting(), this.keys.entry(), this.keys.gone(), this.keys.stats(),

@@ -9,11 +9,12 @@ import org.springframework.context.annotation.Import;
 import org.springframework.kafka.core.KafkaAdmin;
 
 /**
- * What operators of every service get: Kafka health, trace spans that never wait on Kafka, the OpenAPI description;
- * and what every shop gets: the admission keys ({@link JwksController}).
+ * What operators of every service get: Kafka health, trace spans that never wait on Kafka, topics replicated as the
+ * cluster allows ({@link TopicReplication}), the OpenAPI description; and what every shop gets: the admission keys
+ * ({@link JwksController}).
  */
 @Configuration(proxyBeanMethods = false)
-@Import({ ApiDescriptionConfiguration.class, JwksController.class })
+@Import({ ApiDescriptionConfiguration.class, JwksController.class, TopicReplicationConfiguration.class })
 public class OpsConfiguration {
 
     @Bean

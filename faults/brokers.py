@@ -1,0 +1,373 @@
+"""One Kafka broker of three lost mid-burst, then a second frozen, for faults/run.py's kafka-broker-loss. Standard
+library only.
+
+The runner's own three-broker KRaft cluster (scripts/kafka.sh cluster-start: each node a broker and a controller, a
+quorum of three) on ports apart from the runner's single broker, in .local/faults/kafka-cluster/, and an ingest and an
+admission worker of their own pointed at it by KAFKA_BOOTSTRAP_SERVERS (scripts/service.sh), beside the runner's
+services and on the runner's Redis. The services create their topics as TopicReplication decides on three brokers
+(3 replicas, min.insync.replicas 2), with one partition, so that one broker leads all of the entries topic.
+
+Which broker leads, and which replicas are in sync, is asked of Kafka itself with a Metadata request (v4) written here
+on a plain socket, so that no JVM has to start at the moment the scenario times; a DescribeConfigs request (v1) reads
+the topic's min.insync.replicas the same way. The log is read once at the end with Kafka's console consumer, to count
+the enters it holds.
+"""
+import collections
+import json
+import os
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import threading
+import time
+import types
+
+import stack as S
+
+# Below the kernel's ephemeral ports (32768 and up), where a client socket could take one first.
+CLUSTER_PORT = S.env_int("FAULTS_KAFKA_CLUSTER_PORT", 19192)  # brokers 19192-19194, controllers 19195-19197
+NODES = (1, 2, 3)
+ENTRIES = "queuegate.entries"
+# The scenario's own ingest and worker, beside the runner's (which stay on the single broker).
+INGEST_PORT = S.PORT_BASE + 40
+WORKER_PORT = S.PORT_BASE + 41
+
+# After kill -9 of the leader, the controllers fence it once its session lapses (broker.session.timeout.ms, 9 s by
+# default) and elect a new leader from the in-sync replicas; ingest answers 503 meanwhile. 202s must be back within
+# this of the kill (measured: see docs/RELIABILITY.md).
+RESUME_BOUND = 30.0
+# While min.insync.replicas cannot be met, every enter must be answered 503 with Retry-After within this.
+REFUSE_BOUND = 2.0
+# How long the second broker is frozen, and how long after SIGCONT 202s must be back.
+FROZEN_FOR = 6.0
+THAW_BOUND = 15.0
+
+
+class Cluster:
+    """The three nodes of scripts/kafka.sh cluster-start, on this runner's ports and state directory."""
+
+    def __init__(self, port=CLUSTER_PORT):
+        self.port = port
+        self.dir = os.path.join(S.WORK, "kafka-cluster")
+        self.frozen = set()
+
+    def _launch(self, command):
+        return S.launcher("kafka.sh", command, KAFKA_CLUSTER_PORT=self.port)
+
+    def broker_port(self, node):
+        return self.port + node - 1
+
+    @property
+    def bootstrap(self):
+        return ",".join(f"127.0.0.1:{self.broker_port(n)}" for n in NODES)
+
+    def pid(self, node):
+        return S.read_pid(os.path.join(self.dir, f"node-{node}", "kafka.pid"))
+
+    def start(self):
+        self._launch("cluster-stop")  # what a crashed run left behind
+        shutil.rmtree(self.dir, ignore_errors=True)
+        for port in range(self.port, self.port + 6):
+            if S.port_open(port):
+                raise SystemExit(f"port {port} is taken; set FAULTS_KAFKA_CLUSTER_PORT (it and the five above)")
+        self._launch("cluster-start")
+
+    def kill9(self, node):
+        pid = self.pid(node)
+        os.kill(pid, signal.SIGKILL)
+        S.wait_for(lambda: not S._alive(pid), 10, 0.02)
+
+    def pause(self, node):
+        os.kill(self.pid(node), signal.SIGSTOP)
+        self.frozen.add(node)
+
+    def resume(self, node):
+        os.kill(self.pid(node), signal.SIGCONT)
+        self.frozen.discard(node)
+
+    def stop(self):
+        for node in list(self.frozen):
+            self.resume(node)
+        self._launch("cluster-stop")
+
+
+# --- two Kafka requests on a plain socket ------------------------------------------------------------------------
+
+class _Reader:
+    def __init__(self, data):
+        self.data, self.at = data, 0
+
+    def _take(self, fmt):
+        value = struct.unpack_from(fmt, self.data, self.at)[0]
+        self.at += struct.calcsize(fmt)
+        return value
+
+    def int8(self):
+        return self._take(">b")
+
+    def int16(self):
+        return self._take(">h")
+
+    def int32(self):
+        return self._take(">i")
+
+    def string(self):
+        n = self.int16()
+        if n < 0:
+            return None
+        value = self.data[self.at:self.at + n].decode()
+        self.at += n
+        return value
+
+    def array(self, item):
+        return [item() for _ in range(max(0, self.int32()))]
+
+
+def _string(s):
+    raw = s.encode()
+    return struct.pack(">h", len(raw)) + raw
+
+
+def _call(port, api_key, version, body, timeout=3.0):
+    """One request (header v1) and its response body (after the v0 header), on a connection of its own."""
+    message = struct.pack(">hhi", api_key, version, 1) + _string("queuegate-faults") + body
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        sock.sendall(struct.pack(">i", len(message)) + message)
+        size = struct.unpack(">i", _read_exactly(sock, 4))[0]
+        return _Reader(_read_exactly(sock, size)[4:])
+
+
+def _read_exactly(sock, n):
+    data = b""
+    while len(data) < n:
+        chunk = sock.recv(n - len(data))
+        if not chunk:
+            raise ConnectionError("the broker closed the connection")
+        data += chunk
+    return data
+
+
+Partition = collections.namedtuple("Partition", "leader replicas isr")
+
+
+def partition(ports, topic=ENTRIES, index=0):
+    """Leader, replicas and in-sync replicas of a partition, as the first broker that answers says (Metadata v4:
+    Kafka 4 dropped v0-v3)."""
+    for port in ports:
+        try:
+            r = _call(port, 3, 4, struct.pack(">i", 1) + _string(topic) + struct.pack(">b", 0))
+        except OSError:
+            continue
+        r.int32()  # throttle time
+        r.array(lambda: (r.int32(), r.string(), r.int32(), r.string()))  # brokers
+        r.string()  # cluster id
+        r.int32()  # controller
+        def part():
+            return r.int16(), r.int32(), r.int32(), r.array(r.int32), r.array(r.int32)
+        for _error, name, _internal, parts in r.array(lambda: (r.int16(), r.string(), r.int8(), r.array(part))):
+            for _perror, number, leader, replicas, isr in parts:
+                if name == topic and number == index:
+                    return Partition(leader, replicas, isr)
+    return None
+
+
+def topic_config(ports, topic, key):
+    """(value, source) of one setting of a topic (DescribeConfigs v1); source 1 is the topic's own setting."""
+    body = struct.pack(">i", 1) + struct.pack(">b", 2) + _string(topic) + struct.pack(">i", 1) + _string(key)
+    body += struct.pack(">b", 0)
+    for port in ports:
+        try:
+            r = _call(port, 32, 1, body)
+        except OSError:
+            continue
+        r.int32()
+        def config():
+            return (r.string(), r.string(), r.int8(), r.int8(), r.int8(),
+                    r.array(lambda: (r.string(), r.string(), r.int8())))
+        for _error, _message, _type, _name, configs in r.array(
+                lambda: (r.int16(), r.string(), r.int8(), r.string(), r.array(config))):
+            for name, value, _read_only, source, _sensitive, _synonyms in configs:
+                if name == key:
+                    return value, source
+    return None
+
+
+def log_enters(cluster, topic=ENTRIES):
+    """(records, enters by user) of the topic, read from the start by Kafka's console consumer."""
+    libs = os.path.join(S.ROOT, ".local", "kafka", "libs", "*")
+    out = subprocess.run([S.JAVA, "--sun-misc-unsafe-memory-access=allow",
+                          "-Dlog4j2.configurationFile=" + os.path.join(S.ROOT, "kafka", "log4j2.yaml"), "-cp", libs,
+                          "org.apache.kafka.tools.consumer.ConsoleConsumer", "--bootstrap-server", cluster.bootstrap,
+                          "--topic", topic, "--from-beginning", "--timeout-ms", "2000"],
+                         capture_output=True, text=True, timeout=120)
+    records, users = 0, collections.Counter()
+    for line in out.stdout.splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        records += 1
+        users.update(e["userId"] for e in event.get("entries", []))
+    return records, users
+
+
+def consumed_records(worker, group="queuegate-waiting-writer"):
+    """Records the line writer's consumers fetched, from the worker's Prometheus metrics: the consumer-wide count of
+    the writer's group (it reads the entries topic alone), since Micrometer registers the per-topic counts only at its
+    next refresh, a minute after the consumer started."""
+    c = S.Client(worker.management)
+    r = c.call("GET", "/actuator/prometheus", headers={"Accept": "text/plain"})
+    c.close()
+    total, seen = 0.0, []
+    for line in r.body.splitlines():
+        if line.startswith("kafka_consumer_fetch_manager_records_consumed_total{"):
+            seen.append(line)
+            if group in line and "topic=" not in line:
+                total += float(line.rsplit(" ", 1)[1])
+    if not total:
+        S.log(f"no records consumed by {group} in the worker's metrics: {seen[:4]}")
+    return int(total)
+
+
+# --- the scenario --------------------------------------------------------------------------------------------
+
+def kafka_broker_loss(stack, run):
+    """kill -9 the broker that leads the entries partition of three (3 replicas, min.insync.replicas 2) under a
+    steady stream of enters: 202s resume, nothing accepted is lost or placed twice; then SIGSTOP a second broker:
+    enters are refused with 503 and Retry-After within 2 s instead of accepted, and accepted again after SIGCONT."""
+    sc = "kafka-broker-loss"
+    R = run.R
+    cluster = Cluster()
+    own = []
+    try:
+        t0 = time.monotonic()
+        cluster.start()
+        t_cluster = time.monotonic() - t0
+        env = dict(KAFKA_BOOTSTRAP_SERVERS=cluster.bootstrap, QUEUEGATE_INGEST_PARTITIONS="1",
+                   QUEUEGATE_ADMISSION_PARTITIONS="1")
+        ingest = stack.add("ingest-service", INGEST_PORT, **env)
+        worker = stack.add("admission-worker", WORKER_PORT, **env)
+        own += [ingest, worker]
+        for s in own:
+            s.start()
+        for s in own:
+            s.wait_healthy()
+        t_services = time.monotonic() - t0 - t_cluster
+        api = run.Api(types.SimpleNamespace(ingest=ingest, worker=worker, booking=stack.booking,
+                                            admin_token=stack.admin_token))
+        ports = [cluster.broker_port(n) for n in NODES]
+        redis = run.redis_of(stack)
+        p = S.new_product()
+        api.configure(p, 1, 1, 3600)  # one admitted at most: the line stays in waiting, where it can be inspected
+
+        before = S.wait_for(lambda: partition(ports), 30, 0.2)
+        R.check(sc, "the entries topic: 3 replicas, all in sync",
+                before is not None and len(before.replicas) == 3 and sorted(before.isr) == list(NODES), before)
+        setting = topic_config(ports, ENTRIES, "min.insync.replicas")
+        R.check(sc, "the entries topic's own min.insync.replicas is 2", setting == ("2", 1), setting)
+
+        es, stop = run.outage_load(api, p, "kb", threads=12)
+        S.wait_for(lambda: run.first_202_after(es, t0) is not None, 30, 0.1)
+        time.sleep(1)  # the stream runs steadily before the kill
+        victim = before.leader
+        t_kill = time.monotonic()
+        cluster.kill9(victim)
+        live = [cluster.broker_port(n) for n in NODES if n != victim]
+        S.wait_for(lambda: run.first_202_after(es, t_kill) is not None, RESUME_BOUND + 10, 0.1)
+        resumed = run.first_202_after(es, t_kill)
+        R.check(sc, f"202s resume within {RESUME_BOUND:.0f} s of killing the leader", resumed is not None
+                and resumed <= RESUME_BOUND, resumed)
+        during = [a for e in es for a in e.answers if t_kill <= a[0] <= t_kill + (resumed or RESUME_BOUND)]
+        lost_latency = judge(R, sc, "leader killed", during, allow_202=0.0)
+        time.sleep(1)  # accepting again, steadily, on the two brokers left
+
+        after = S.wait_for(lambda: (lambda q: q if q and q.leader in NODES and q.leader != victim
+                                    and len(q.isr) == 2 else None)(partition(live)), 30, 0.2)
+        R.check(sc, "a new leader with the third broker in sync", after is not None, partition(live))
+        second = next(n for n in (after.isr if after else []) if n != after.leader) if after else None
+        t_freeze = time.monotonic()
+        if second is not None:
+            cluster.pause(second)
+        time.sleep(FROZEN_FOR)
+        t_thaw = time.monotonic()
+        if second is not None:
+            cluster.resume(second)
+        S.wait_for(lambda: run.first_202_after(es, t_thaw) is not None, THAW_BOUND + 10, 0.1)
+        thawed = run.first_202_after(es, t_thaw)
+        time.sleep(1)
+        stop.set()
+        run.join(es, 60)
+        # read while the line is checked: the log is complete once the producer gave up its last retries (2 s)
+        time.sleep(2)
+        read = {}
+        reader = threading.Thread(target=lambda: read.update(log=log_enters(cluster)))
+        reader.start()
+        # sent while frozen (after a moment for the rounds already replicated); a 202 may only come once thawed
+        frozen = [a for e in es for a in e.answers if t_freeze + 0.5 <= a[0] <= t_thaw]
+        refused_latency = judge(R, sc, "second broker frozen", frozen, allow_202=t_thaw)
+        R.check(sc, f"202s again within {THAW_BOUND:.0f} s of SIGCONT", thawed is not None and thawed <= THAW_BOUND,
+                thawed)
+
+        took = run.wait_applied(redis, p, run.accepted_tokens(es), 120)
+        R.check(sc, "everything accepted before, during and after reached the line", took is not None)
+        res = run.check_line(sc, redis, p, es)
+        reader.join(120)
+        records, in_log = read.get("log", (0, collections.Counter()))
+        consumed = consumed_records(worker)
+        twice = sum(n - 1 for n in in_log.values() if n > 1)
+        R.check(sc, "every 202 is in the log of the two brokers left",
+                all(run.user_of(t) in in_log for t in run.accepted_tokens(es)),
+                f"{sum(1 for t in run.accepted_tokens(es) if run.user_of(t) not in in_log)} missing")
+
+        codes = collections.Counter(a[1] for e in es for a in e.answers)
+        R.figure(sc, "stack", f"3 brokers up in {t_cluster:.0f} s, ingest and worker on them in {t_services:.0f} s")
+        R.figure(sc, "enters", f"{dict(codes)} from 12 retrying clients")
+        R.figure(sc, "leader killed", f"broker {victim}; first 202 {resumed or 0:.1f} s after the kill; "
+                                      f"{len(during)} answers meanwhile, "
+                                      f"{dict(collections.Counter(a[1] for a in during))}, 503 in median "
+                                      f"{run.ms(lost_latency[0])}, slowest {run.ms(lost_latency[1])}")
+        R.figure(sc, "second broker frozen", f"broker {second} for {FROZEN_FOR:.0f} s: "
+                                             f"{dict(collections.Counter(a[1] for a in frozen))}; 503 answered in "
+                                             f"median {run.ms(refused_latency[0])}, slowest {run.ms(refused_latency[1])}"
+                                             f"; first 202 {thawed or 0:.1f} s after SIGCONT")
+        R.figure(sc, "events replayed", f"the log holds {sum(in_log.values()):,} enters in {records:,} records for "
+                                        f"{len(in_log):,} users: {twice} enters twice (a refused enter stored after "
+                                        f"all and entered again), placed once; the writer fetched {consumed:,} "
+                                        f"records, {max(0, consumed - records)} of them again")
+        run.line_figure(sc, res)
+    finally:
+        stoppers = [threading.Thread(target=_stop, args=(s,)) for s in own]
+        for t in stoppers:
+            t.start()
+        for t in stoppers:
+            t.join()
+        stack.services[:] = [s for s in stack.services if s not in own]
+        cluster.stop()
+
+
+def _stop(service):
+    try:
+        service.stop(grace=15)
+    except Exception as e:  # noqa: BLE001 - best effort at teardown
+        S.log(f"stopping {service.name}: {e}")
+
+
+def judge(R, sc, what, answers, allow_202):
+    """Answers while Kafka could not take enters: 503 with Retry-After and problem+json within REFUSE_BOUND, or a 202
+    answered after allow_202 (a time.monotonic(); 0: any). Returns the median and the slowest 503."""
+    codes = collections.Counter(a[1] for a in answers)
+    refused = [a for a in answers if a[1] == 503]
+    wrong = [a for a in answers if a[1] != 503 and not (a[1] == 202 and a[0] + a[2] >= allow_202)]
+    R.check(sc, f"{what}: enters answered 503" + (", or 202 once Kafka could take them again" if allow_202 else
+                                                  " or 202") + ", and nothing else",
+            refused and not wrong, f"{dict(codes)}; {len(wrong)} answered otherwise, e.g. {wrong[:2]}")
+    R.check(sc, f"{what}: every 503 carries Retry-After and problem+json",
+            all(a[3] and "problem+json" in (a[4] or "") for a in refused),
+            [a for a in refused if not (a[3] and "problem+json" in (a[4] or ""))][:2])
+    slow = [a[2] for a in refused if a[2] > REFUSE_BOUND]
+    R.check(sc, f"{what}: every 503 within {REFUSE_BOUND:.0f} s of the request", not slow,
+            f"{len(slow)} slower, the slowest {max(slow, default=0):.2f} s")
+    latencies = sorted(a[2] for a in refused)
+    return S.pct(latencies, 0.5), max(latencies, default=0.0)
