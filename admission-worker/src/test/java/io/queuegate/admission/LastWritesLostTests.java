@@ -7,26 +7,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.UUID;
 
 import io.queuegate.core.queue.QueueKeys;
-import io.queuegate.core.token.TokenCodec;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -39,33 +27,14 @@ import static org.awaitility.Awaitility.await;
  * stock, its user is gone again) and reads the log again, so the enters Redis lost are placed, in log order, before
  * anyone who entered after the restart. Without the check the writer would append the later enters behind a gap
  * and the lost ones would read PENDING for good.
- *
- * <p>The worker under test is a second one, on that Redis and the shared embedded broker, in a consumer group of its
- * own (so it reads every enter of the topic); the shared test worker applies the same enters to the shared Redis,
- * which this test does not look at.
  */
-class LastWritesLostTests extends WorkerTestSupport {
-
-    private static final Duration RESTORED = Duration.ofSeconds(60);
+class LastWritesLostTests extends OwnRedisWorkerTestSupport {
 
     private Path directory;
 
     private int port;
 
     private Process server;
-
-    private ConfigurableApplicationContext worker;
-
-    /** The private Redis, as the worker under test uses it. */
-    private StringRedisTemplate lines;
-
-    @Value("${spring.embedded.kafka.brokers}")
-    String brokers;
-
-    @Autowired
-    TokenCodec codec;
-
-    private KafkaProducer<String, String> producer;
 
     @BeforeEach
     void startRedisAndWorker() throws IOException {
@@ -74,27 +43,11 @@ class LastWritesLostTests extends WorkerTestSupport {
             this.port = socket.getLocalPort();
         }
         this.server = startServer();
-        this.producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, this.brokers,
-                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new StringSerializer());
-        this.worker = new SpringApplicationBuilder(AdmissionWorkerApplication.class)
-            .initializers(new WithoutAuditRelay())
-            .run("--spring.config.name=" + AdmissionWorkerApplication.CONFIG_NAME, "--server.port=0",
-                    "--management.server.port=0", "--spring.main.banner-mode=off",
-                    "--spring.data.redis.host=127.0.0.1", "--spring.data.redis.port=" + this.port,
-                    "--spring.kafka.bootstrap-servers=" + this.brokers,
-                    "--spring.kafka.consumer.group-id=last-writes-" + UUID.randomUUID(),
-                    "--queuegate.admission.tick-interval=1h", "--queuegate.admission.append-chunk=100",
-                    "--queuegate.admission.warm-up.duration=0",
-                    "--queuegate.token.secret=" + TOKEN_SECRET, "--queuegate.admin.token=" + ADMIN_TOKEN);
-        this.lines = this.worker.getBean(StringRedisTemplate.class);
+        startWorker("--spring.data.redis.host=127.0.0.1", "--spring.data.redis.port=" + this.port);
     }
 
-    @AfterEach
-    void stopWorkerAndRedis() throws InterruptedException {
-        this.producer.close(Duration.ofSeconds(5));
-        if (this.worker != null) {
-            this.worker.close();
-        }
+    @Override
+    void stopRedis() throws InterruptedException {
         if (this.server != null) {
             this.server.destroyForcibly().waitFor();
         }
@@ -146,17 +99,6 @@ class LastWritesLostTests extends WorkerTestSupport {
         assertThat(this.lines.opsForValue().get(keys.stock())).isEqualTo("7");
         assertThat(this.lines.opsForHash().get(keys.stats(), "bookedUnits")).isEqualTo("3");
         assertThat(this.lines.opsForValue().get(QueueKeys.LINE_EPOCH)).isEqualTo(epoch);
-    }
-
-    /** The product's line in the private Redis. */
-    @Override
-    List<String> waiting(long product) {
-        Set<String> members = this.lines.opsForZSet().range(QueueKeys.of(product).waiting(), 0, -1);
-        return members == null ? List.of() : List.copyOf(members);
-    }
-
-    private List<String> enter(long product, String prefix, int count) {
-        return enter(this.producer, this.codec, product, prefix, count);
     }
 
     /** A redis-server of this test's own, snapshotting only when told, started on the snapshot it has. */

@@ -7,8 +7,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 
 import io.lettuce.core.KillArgs;
@@ -17,19 +15,9 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.sentinel.api.sync.RedisSentinelCommands;
 import io.queuegate.core.queue.QueueKeys;
-import io.queuegate.core.token.TokenCodec;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -47,15 +35,10 @@ import static org.awaitility.Awaitility.await;
  * its enters and does not stamp its line for the new process. The line then takes the replay's appends because the
  * writer sends the process it restored the sale for; without that it refused them for good, the writer restored the
  * sale again and again, and every enter of the product stayed PENDING.
- *
- * <p>As in {@link LastWritesLostTests}, the worker is a second one, in a consumer group of its own on the shared
- * embedded broker; the shared test worker applies the same enters to the shared Redis, which this test does not read.
  */
-class ReplicaPromotedTests extends WorkerTestSupport {
+class ReplicaPromotedTests extends OwnRedisWorkerTestSupport {
 
     private static final String MASTER_NAME = "queuegate-replica-test";
-
-    private static final Duration RESTORED = Duration.ofSeconds(60);
 
     private final List<Process> servers = new ArrayList<>();
 
@@ -66,19 +49,6 @@ class ReplicaPromotedTests extends WorkerTestSupport {
     private Process master;
 
     private RedisCommands<String, String> replica;
-
-    private ConfigurableApplicationContext worker;
-
-    /** The worker's Redis: whichever node the Sentinel names master. */
-    private StringRedisTemplate lines;
-
-    @Value("${spring.embedded.kafka.brokers}")
-    String brokers;
-
-    @Autowired
-    TokenCodec codec;
-
-    private KafkaProducer<String, String> producer;
 
     @BeforeEach
     void startRedisSentinelAndWorker() throws IOException {
@@ -103,30 +73,12 @@ class ReplicaPromotedTests extends WorkerTestSupport {
         await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
             .until(() -> sentinel.replicas(MASTER_NAME).size() == 1);
 
-        this.producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, this.brokers,
-                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new StringSerializer());
-        this.worker = new SpringApplicationBuilder(AdmissionWorkerApplication.class)
-            .initializers(new WithoutAuditRelay())
-            .run("--spring.config.name=" + AdmissionWorkerApplication.CONFIG_NAME, "--server.port=0",
-                    "--management.server.port=0", "--spring.main.banner-mode=off",
-                    "--spring.data.redis.sentinel.master=" + MASTER_NAME,
-                    "--spring.data.redis.sentinel.nodes=127.0.0.1:" + sentinelPort,
-                    "--spring.kafka.bootstrap-servers=" + this.brokers,
-                    "--spring.kafka.consumer.group-id=replica-promoted-" + UUID.randomUUID(),
-                    "--queuegate.admission.tick-interval=1h", "--queuegate.admission.append-chunk=100",
-                    "--queuegate.admission.warm-up.duration=0",
-                    "--queuegate.token.secret=" + TOKEN_SECRET, "--queuegate.admin.token=" + ADMIN_TOKEN);
-        this.lines = this.worker.getBean(StringRedisTemplate.class);
+        startWorker("--spring.data.redis.sentinel.master=" + MASTER_NAME,
+                "--spring.data.redis.sentinel.nodes=127.0.0.1:" + sentinelPort);
     }
 
-    @AfterEach
-    void stopWorkerAndRedis() throws InterruptedException {
-        if (this.producer != null) {
-            this.producer.close(Duration.ofSeconds(5));
-        }
-        if (this.worker != null) {
-            this.worker.close();
-        }
+    @Override
+    void stopRedis() throws InterruptedException {
         this.clients.forEach(RedisClient::shutdown);
         for (Process server : this.servers) {
             server.destroyForcibly().waitFor();
@@ -161,17 +113,6 @@ class ReplicaPromotedTests extends WorkerTestSupport {
         assertThat(waiting(product)).containsExactlyElementsOf(users);
         assertThat(this.replica.zscore(waiting, users.getLast())).isEqualTo(501.0);
         assertThat(this.replica.hget(QueueKeys.of(product).stats(), "enteredTotal")).isEqualTo("501");
-    }
-
-    /** The product's line where the worker writes: on the master the Sentinel names. */
-    @Override
-    List<String> waiting(long product) {
-        Set<String> members = this.lines.opsForZSet().range(QueueKeys.of(product).waiting(), 0, -1);
-        return members == null ? List.of() : List.copyOf(members);
-    }
-
-    private List<String> enter(long product, String prefix, int count) {
-        return enter(this.producer, this.codec, product, prefix, count);
     }
 
     private RedisCommands<String, String> connect(int port) {
