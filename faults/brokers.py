@@ -2,10 +2,11 @@
 library only.
 
 The runner's own three-broker KRaft cluster (scripts/kafka.sh cluster-start: each node a broker and a controller, a
-quorum of three) on ports apart from the runner's single broker, in .local/faults/kafka-cluster/, and an ingest and an
-admission worker of their own pointed at it by KAFKA_BOOTSTRAP_SERVERS (scripts/service.sh), beside the runner's
-services and on the runner's Redis. The services create their topics as TopicReplication decides on three brokers
-(3 replicas, min.insync.replicas 2), with one partition, so that one broker leads all of the entries topic.
+quorum of three) on ports apart from the runner's single broker, in .local/faults/kafka-cluster/, and an ingest, an
+admission worker and a booking service of their own pointed at it by KAFKA_BOOTSTRAP_SERVERS (scripts/service.sh),
+beside the runner's services and on the runner's Redis. The services create their topics as TopicReplication decides
+on three brokers (3 replicas, min.insync.replicas 2), with one partition, so that one broker leads all of the entries
+topic (and one, the same or another, all of the bookings topic).
 
 Which broker leads, and which replicas are in sync, is asked of Kafka itself with a Metadata request (v4) written here
 on a plain socket, so that no JVM has to start at the moment the scenario times; a DescribeConfigs request (v1) reads
@@ -30,9 +31,11 @@ import stack as S
 CLUSTER_PORT = S.env_int("FAULTS_KAFKA_CLUSTER_PORT", 19192)  # brokers 19192-19194, controllers 19195-19197
 NODES = (1, 2, 3)
 ENTRIES = "queuegate.entries"
-# The scenario's own ingest and worker, beside the runner's (which stay on the single broker).
+# The scenario's own ingest, worker and booking service, beside the runner's (which stay on the single broker).
 INGEST_PORT = S.PORT_BASE + 40
 WORKER_PORT = S.PORT_BASE + 41
+BOOKING_PORT = S.PORT_BASE + 42
+BOOKINGS = "queuegate.bookings"
 
 # After kill -9 of the leader, the controllers fence it once its session lapses (broker.session.timeout.ms, 9 s by
 # default) and elect a new leader from the in-sync replicas; ingest answers 503 meanwhile. 202s must be back within
@@ -43,6 +46,16 @@ REFUSE_BOUND = 2.0
 # How long the second broker is frozen, and how long after SIGCONT 202s must be back.
 FROZEN_FOR = 6.0
 THAW_BOUND = 15.0
+# A booking is answered 201 only once Kafka holds its event (acks=all), so it waits for the new leader, or for the
+# killed follower to leave the in-sync replicas, as an enter does; meanwhile it is undone and answered 503.
+BOOK_BOUND = 30.0
+# From the kill on, BOOKERS clients book, each attempt (about 2 s, the publish timeout, while Kafka cannot take it)
+# with an admitted user who never tried before; ADMITTED users are admitted before the stream, enough for every
+# attempt up to the bound and the sell-out after it. One of them books before the kill; the stock is that unit and
+# one per client, so that no attempt finds it held by another's pending one, and the sale sells out at the end.
+BOOKERS = 3
+ADMITTED = 60
+STOCK = BOOKERS + 1
 
 
 class Cluster:
@@ -235,8 +248,9 @@ def consumed_records(worker, group="queuegate-waiting-writer"):
 
 def kafka_broker_loss(stack, run):
     """kill -9 the broker that leads the entries partition of three (3 replicas, min.insync.replicas 2) under a
-    steady stream of enters: 202s resume, nothing accepted is lost or placed twice; then SIGSTOP a second broker:
-    enters are refused with 503 and Retry-After within 2 s instead of accepted, and accepted again after SIGCONT."""
+    steady stream of enters: 202s resume, and admitted users book again, nothing accepted is lost or placed twice,
+    nobody books twice, nothing oversells; then SIGSTOP a second broker: enters are refused with 503 and Retry-After
+    within 2 s instead of accepted, and accepted again after SIGCONT."""
     sc = "kafka-broker-loss"
     R = run.R
     cluster = Cluster()
@@ -246,27 +260,47 @@ def kafka_broker_loss(stack, run):
         cluster.start()
         t_cluster = time.monotonic() - t0
         env = dict(KAFKA_BOOTSTRAP_SERVERS=cluster.bootstrap, QUEUEGATE_INGEST_PARTITIONS="1",
-                   QUEUEGATE_ADMISSION_PARTITIONS="1")
+                   QUEUEGATE_ADMISSION_PARTITIONS="1", QUEUEGATE_BOOKING_PARTITIONS="1")
         ingest = stack.add("ingest-service", INGEST_PORT, **env)
         worker = stack.add("admission-worker", WORKER_PORT, **env)
-        own += [ingest, worker]
+        booking = stack.add("booking-service", BOOKING_PORT, **env)
+        own += [ingest, worker, booking]
         for s in own:
             s.start()
         for s in own:
             s.wait_healthy()
         t_services = time.monotonic() - t0 - t_cluster
-        api = run.Api(types.SimpleNamespace(ingest=ingest, worker=worker, booking=stack.booking,
+        api = run.Api(types.SimpleNamespace(ingest=ingest, worker=worker, booking=booking,
                                             admin_token=stack.admin_token))
         ports = [cluster.broker_port(n) for n in NODES]
         redis = run.redis_of(stack)
         p = S.new_product()
-        api.configure(p, 1, 1, 3600)  # one admitted at most: the line stays in waiting, where it can be inspected
+        k = run.keys(p)
+        stocked = []  # set meanwhile: each service's first send to the cluster takes a moment
+        stocking = threading.Thread(target=lambda: stocked.append(api.set_stock(p, STOCK).status))
+        stocking.start()
+        # the bookers are admitted first and fill every place: the stream stays in waiting, where it can be inspected
+        api.configure(p, ADMITTED, 1000, 3600)
+        entering = run.run_entrants(api, p, ADMITTED, 6, "kb-booker")
+        for e in entering:
+            e.start()
+        run.join(entering, 60)
+        bookers = run.accepted_tokens(entering)
+        admitted = S.wait_for(lambda: redis("ZCARD", k["entry"]) >= ADMITTED, 30, 0.1)
+        stocking.join(30)
+        # a sale in progress: the booking service has sent to the cluster
+        first = api.book(p, bookers[0]) if bookers else None
+        booked_first = first is not None and first.status == 201
+        R.check(sc, f"set-up: stock {STOCK}, {ADMITTED} admitted, one of them booked",
+                stocked == [200] and admitted and len(bookers) == ADMITTED and booked_first,
+                f"stock set: {stocked}, admitted {redis('ZCARD', k['entry'])}, booking {first}")
 
         before = S.wait_for(lambda: partition(ports), 30, 0.2)
         R.check(sc, "the entries topic: 3 replicas, all in sync",
                 before is not None and len(before.replicas) == 3 and sorted(before.isr) == list(NODES), before)
         setting = topic_config(ports, ENTRIES, "min.insync.replicas")
         R.check(sc, "the entries topic's own min.insync.replicas is 2", setting == ("2", 1), setting)
+        booking_leader = (partition(ports, BOOKINGS) or Partition(None, [], [])).leader
 
         es, stop = run.outage_load(api, p, "kb", threads=12)
         S.wait_for(lambda: run.first_202_after(es, t0) is not None, 30, 0.1)
@@ -274,6 +308,7 @@ def kafka_broker_loss(stack, run):
         victim = before.leader
         t_kill = time.monotonic()
         cluster.kill9(victim)
+        booked = Bookers(api, p, bookers[1:], t_kill)
         live = [cluster.broker_port(n) for n in NODES if n != victim]
         S.wait_for(lambda: run.first_202_after(es, t_kill) is not None, RESUME_BOUND + 10, 0.1)
         resumed = run.first_202_after(es, t_kill)
@@ -281,6 +316,14 @@ def kafka_broker_loss(stack, run):
                 and resumed <= RESUME_BOUND, resumed)
         during = [a for e in es for a in e.answers if t_kill <= a[0] <= t_kill + (resumed or RESUME_BOUND)]
         lost_latency = judge(R, sc, "leader killed", during, allow_202=0.0)
+        booked.done.wait(max(0.0, t_kill + BOOK_BOUND + 10 - time.monotonic()))
+        booked.finish()
+        first_booking = booked.first()
+        R.check(sc, f"a booking made (201) within {BOOK_BOUND:.0f} s of killing the leader", first_booking is not None
+                and first_booking <= BOOK_BOUND, f"{first_booking}; {booked.codes()}")
+        undone = [a for a in booked.answers if a[1] != 201]
+        R.check(sc, "bookings before it answered 503 with Retry-After (undone), and nothing else",
+                all(a[1] == 503 and a[3] for a in undone), f"{booked.codes()}; e.g. {undone[:2]}")
         time.sleep(1)  # accepting again, steadily, on the two brokers left
 
         after = S.wait_for(lambda: (lambda q: q if q and q.leader in NODES and q.leader != victim
@@ -312,7 +355,8 @@ def kafka_broker_loss(stack, run):
 
         took = run.wait_applied(redis, p, run.accepted_tokens(es), 120)
         R.check(sc, "everything accepted before, during and after reached the line", took is not None)
-        res = run.check_line(sc, redis, p, es)
+        res = run.check_line(sc, redis, p, es, extra_ok_tokens=bookers)
+        sold = sell_out(R, sc, run, api, redis, p, booked, bookers[:1] if booked_first else [])
         reader.join(120)
         records, in_log = read.get("log", (0, collections.Counter()))
         consumed = consumed_records(worker)
@@ -322,12 +366,19 @@ def kafka_broker_loss(stack, run):
                 f"{sum(1 for t in run.accepted_tokens(es) if run.user_of(t) not in in_log)} missing")
 
         codes = collections.Counter(a[1] for e in es for a in e.answers)
-        R.figure(sc, "stack", f"3 brokers up in {t_cluster:.0f} s, ingest and worker on them in {t_services:.0f} s")
+        R.figure(sc, "stack", f"3 brokers up in {t_cluster:.0f} s, ingest, worker and booking on them in "
+                              f"{t_services:.0f} s")
         R.figure(sc, "enters", f"{dict(codes)} from 12 retrying clients")
         R.figure(sc, "leader killed", f"broker {victim}; first 202 {resumed or 0:.1f} s after the kill; "
                                       f"{len(during)} answers meanwhile, "
                                       f"{dict(collections.Counter(a[1] for a in during))}, 503 in median "
                                       f"{run.ms(lost_latency[0])}, slowest {run.ms(lost_latency[1])}")
+        refused = sum(1 for a in undone if a[0] + a[2] - t_kill <= (first_booking or BOOK_BOUND + 10))
+        R.figure(sc, "first booking after the kill", (f"201 {first_booking:.1f} s after it" if first_booking
+                                                      else "none") + f" ({refused} answered 503 before it, each "
+                 f"booking a user of its own; the bookings partition led by "
+                 + ("the killed broker)" if booking_leader == victim else f"broker {booking_leader})")
+                 + f"; {sold} of {STOCK} booked in all, then sold out")
         R.figure(sc, "second broker frozen", f"broker {second} for {FROZEN_FOR:.0f} s: "
                                              f"{dict(collections.Counter(a[1] for a in frozen))}; 503 answered in "
                                              f"median {run.ms(refused_latency[0])}, slowest {run.ms(refused_latency[1])}"
@@ -345,6 +396,86 @@ def kafka_broker_loss(stack, run):
             t.join()
         stack.services[:] = [s for s in stack.services if s not in own]
         cluster.stop()
+
+
+class Bookers:
+    """BOOKERS clients booking from the kill on, each attempt with an admitted user who never tried before (a user
+    books once), until a booking is made (201). They do not wait out Retry-After, so that the first booking is timed
+    to a fraction of an attempt's length: they start spread over one, and each tries at most once a second."""
+
+    def __init__(self, api, p, tokens, t_kill):
+        self.api, self.p, self.t_kill = api, p, t_kill
+        self.fresh = list(tokens)
+        self.lock = threading.Lock()
+        self.answers = []  # (t_sent, status, elapsed, retry_after, token)
+        self.done, self.stop = threading.Event(), threading.Event()
+        self.threads = [threading.Thread(target=self._book, args=(i,), daemon=True) for i in range(BOOKERS)]
+        for t in self.threads:
+            t.start()
+
+    def take(self):
+        """An admitted user who has not tried to book yet (None when all have)."""
+        with self.lock:
+            return self.fresh.pop(0) if self.fresh else None
+
+    def _book(self, i):
+        self.stop.wait(i * 2.0 / BOOKERS)
+        while not self.stop.is_set() and not self.done.is_set():
+            token = self.take()
+            if token is None:
+                self.done.set()
+                return
+            t = time.monotonic()
+            r = self.api.book(self.p, token, timeout=10)
+            with self.lock:
+                self.answers.append((t, r.status, r.elapsed, r.header("Retry-After"), token))
+            if r.status == 201:
+                self.done.set()
+            else:
+                self.stop.wait(max(0.0, 1.0 - (time.monotonic() - t)))
+
+    def finish(self):
+        self.stop.set()
+        for t in self.threads:
+            t.join(15)
+
+    def first(self):
+        """Seconds from the kill to the first 201, or None."""
+        return min((a[0] + a[2] - self.t_kill for a in self.answers if a[1] == 201), default=None)
+
+    def codes(self):
+        return dict(collections.Counter(a[1] for a in self.answers))
+
+
+def sell_out(R, sc, run, api, redis, p, booked, made_before):
+    """After both faults, admitted users who never tried book one at a time until one finds the sale sold out: then
+    the bookings are the stock, no more, and no user holds two. Returns how many were made in all."""
+    k = run.keys(p)
+    made = list(made_before) + [a[4] for a in booked.answers if a[1] == 201]
+    refused, sold_out = collections.Counter(), False
+    deadline = time.monotonic() + 30
+    while not sold_out and time.monotonic() < deadline:
+        token = booked.take()
+        if token is None:
+            break
+        r = api.book(p, token, timeout=10)
+        if r.status == 201:
+            made.append(token)
+        elif r.status == 409:
+            sold_out = True
+        else:
+            refused[r.status] += 1
+            time.sleep(0.5)
+    stock = redis("GET", k["stock"])
+    users = [json.loads(v)["userId"] for v in redis("HVALS", k["bookings"]) or []]
+    R.check(sc, f"never oversold: {STOCK} booked of {STOCK}, stock 0, and the next admitted user finds it sold out "
+                "(409)", sold_out and len(made) == len(users) == STOCK and stock == "0",
+            f"{len(made)} answered 201, {len(users)} bookings, stock {stock}, sold out: {sold_out}, {dict(refused)}")
+    again = [t for t in made if api.book(p, t).status != 403]
+    R.check(sc, "nobody booked twice: a booking per user, and a booked token refused (403) when it books again",
+            len(set(users)) == len(users) and set(users) == {run.user_of(t) for t in made} and not again,
+            f"users {sorted(users)}, booked again {len(again)}")
+    return len(made)
 
 
 def _stop(service):

@@ -10,8 +10,8 @@ redis-failover-behind, overload.
 
 Starts a private Redis (:6390), a private Kafka broker (:19092/19093) and the services as separate `java -jar`
 processes (the redis-failover scenarios a Redis master :6391, its replica :6392 and Sentinels :26391-26393 too;
-kafka-broker-loss three brokers :19192-19194 with controllers :19195-19197, and an ingest and a worker of its own on
-:28120 and :28121), each by the project's launcher (scripts/redis.sh, scripts/kafka.sh, scripts/service.sh): ingest :28080, admission worker :28081 (more on :28091, :28092), booking :28082, each with its Actuator
+kafka-broker-loss three brokers :19192-19194 with controllers :19195-19197, and an ingest, a worker and a booking
+service of its own on :28120-28122), each by the project's launcher (scripts/redis.sh, scripts/kafka.sh, scripts/service.sh): ingest :28080, admission worker :28081 (more on :28091, :28092), booking :28082, each with its Actuator
 500 ports above. Kills, freezes and floods them, and checks that nothing accepted is lost, duplicated or reordered and that nobody passes who should
 not. Prints a summary table (also written to .local/faults/summary.md) and exits non-zero when any check fails.
 Environment:
@@ -111,6 +111,11 @@ class Api:
 
     def enter(self, p, user, timeout=None):
         return S.client(self.ingest).call("POST", ENTERS.format(p), {"userId": user}, timeout=timeout)
+
+    def token(self, p, user, within=30):
+        """The user's token: enters again, as a client does, while ingest answers 503 (a log that does not acknowledge
+        within the publish timeout, as the first sends of a freshly started stack may not); None if none came."""
+        return S.wait_for(lambda: (self.enter(p, user, timeout=20).json() or {}).get("token"), within, 0.2)
 
     def status(self, p, token, timeout=None):
         return S.client(self.ingest).call("GET", ENTERS.format(p) + "/" + token, timeout=timeout)
@@ -641,7 +646,7 @@ def redis_outage(stack, api, sc, freeze, thaw):
     api.configure(p, 3, 1000, 600)
     api.set_stock(p, 100)
     users = [f"{sc}-{i}" for i in range(12)]
-    toks = [(api.enter(p, u).json() or {}).get("token") for u in users]
+    toks = [api.token(p, u) for u in users]
     S.wait_for(lambda: sum((api.status(p, t).json() or {}).get("status") == "AVAILABLE" for t in toks) == 3
                and all((api.status(p, t).json() or {}).get("status") in ("WAITING", "AVAILABLE") for t in toks),
                30, 0.2)
@@ -766,7 +771,7 @@ def lose_redis(stack, api, sc, older, sentinels=None):
     api.configure(p, max_active, 5, 600)
     R.check(sc, "set-up: stock set", api.set_stock(p, stock).status == 200)
     # Before the burst: 40 in line, 20 admitted, 8 of them book, one waiting user leaves.
-    first = [(u, (api.enter(p, u).json() or {}).get("token")) for u in (f"rl-first-{i:02d}" for i in range(40))]
+    first = [(u, api.token(p, u)) for u in (f"rl-first-{i:02d}" for i in range(40))]
     S.wait_for(lambda: redis("ZCARD", keys(p)["entry"]) >= max_active, 60, 0.2)
     admitted = [t for _, t in first if (api.status(p, t).json() or {}).get("status") == "AVAILABLE"]
     bookings = {}
@@ -984,7 +989,7 @@ def hostile_input(stack, api):
     api.configure(p, 2, 1000, 600)
     api.configure(pa, 2, 1000, 600)  # the target of the admin PUTs, so a wrongly accepted one cannot close p
     api.set_stock(p, 10)
-    genuine = (api.enter(p, "genuine-user").json() or {}).get("token")
+    genuine = api.token(p, "genuine-user")
     # a line that asks for proof of work, and a genuine solution for hx-alice that the corpus tries for others
     pw = S.new_product()
     r = S.client(stack.worker.base).call("PUT", f"/api/v1/queues/{pw}", {
@@ -1050,8 +1055,8 @@ def forgery(stack, api):
     api.configure(q, 5, 1000, 600)
     api.set_stock(p, 1000)
     api.set_stock(q, 1000)
-    genuine = [(api.enter(p, f"fg-{i}").json() or {}).get("token") for i in range(5)]
-    other = (api.enter(q, "fg-other").json() or {}).get("token")
+    genuine = [api.token(p, f"fg-{i}") for i in range(5)]
+    other = api.token(q, "fg-other")
     S.wait_for(lambda: all((api.status(p, t).json() or {}).get("status") == "AVAILABLE" for t in genuine), 30, 0.1)
     n_codec = scaled(1_000_000, 10_000)
     n_http = int(os.environ.get("FAULTS_FORGERY_HTTP") or scaled(1_000_000, 10_000))
@@ -1179,7 +1184,7 @@ def slow_clients(stack, api):
     # room for everyone at once: the line is settled soon after the last enter, so a scenario after this one that
     # compares Redis before and after sees nothing of it move
     api.configure(p, 1000, 1000, 600)
-    token = (api.enter(p, "door-regular").json() or {}).get("token")
+    token = api.token(p, "door-regular")
     seconds = max(20, scaled(25))
     header_conns, body_conns, idle_conns = 300, 500, 2000
     tallies = {}
