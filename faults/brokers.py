@@ -36,6 +36,7 @@ INGEST_PORT = S.PORT_BASE + 40
 WORKER_PORT = S.PORT_BASE + 41
 BOOKING_PORT = S.PORT_BASE + 42
 BOOKINGS = "queuegate.bookings"
+AUDIT = "queuegate.audit"
 
 # After kill -9 of the leader, the controllers fence it once its session lapses (broker.session.timeout.ms, 9 s by
 # default) and elect a new leader from the in-sync replicas; ingest answers 503 meanwhile. 202s must be back within
@@ -207,23 +208,38 @@ def topic_config(ports, topic, key):
     return None
 
 
-def log_enters(cluster, topic=ENTRIES):
-    """(records, enters by user) of the topic, read from the start by Kafka's console consumer."""
+def log_events(cluster, topic):
+    """The JSON values of the topic, read from the start by Kafka's console consumer."""
     libs = os.path.join(S.ROOT, ".local", "kafka", "libs", "*")
     out = subprocess.run([S.JAVA, "--sun-misc-unsafe-memory-access=allow",
                           "-Dlog4j2.configurationFile=" + os.path.join(S.ROOT, "kafka", "log4j2.yaml"), "-cp", libs,
                           "org.apache.kafka.tools.consumer.ConsoleConsumer", "--bootstrap-server", cluster.bootstrap,
                           "--topic", topic, "--from-beginning", "--timeout-ms", "2000"],
                          capture_output=True, text=True, timeout=120)
-    records, users = 0, collections.Counter()
+    events = []
     for line in out.stdout.splitlines():
         try:
-            event = json.loads(line)
+            events.append(json.loads(line))
         except ValueError:
             continue
-        records += 1
-        users.update(e["userId"] for e in event.get("entries", []))
-    return records, users
+    return events
+
+
+def log_enters(cluster, topic=ENTRIES):
+    """(records, enters by user) of the topic."""
+    events = log_events(cluster, topic)
+    users = collections.Counter(e["userId"] for event in events for e in event.get("entries", []))
+    return len(events), users
+
+
+def log_bookings(cluster, p):
+    """(standing, undone) bookings of the product in the log: the bookings topic's records, split by whether the audit
+    trail's RESTORED changes name them (the gate undid them after their publish timed out, which the producer's retries
+    may still have stored). The standing ones are what a restore from the log books again."""
+    undone = {e.get("bookingId") for e in log_events(cluster, AUDIT)
+              if e.get("productId") == p and e.get("type") == "RESTORED"}
+    bookings = [b for b in log_events(cluster, BOOKINGS) if b.get("productId") == p]
+    return [b for b in bookings if b["bookingId"] not in undone], [b for b in bookings if b["bookingId"] in undone]
 
 
 def consumed_records(worker, group="queuegate-waiting-writer"):
@@ -357,6 +373,13 @@ def kafka_broker_loss(stack, run):
         R.check(sc, "everything accepted before, during and after reached the line", took is not None)
         res = run.check_line(sc, redis, p, es, extra_ok_tokens=bookers)
         sold = sell_out(R, sc, run, api, redis, p, booked, bookers[:1] if booked_first else [])
+        # the RESTORED changes reach the audit topic by the worker's relay, within its interval (0.5 s)
+        standing, stored_undone = S.wait_for(lambda: (lambda b: b if len(b[0]) <= STOCK else None)(
+            log_bookings(cluster, p)), 20, 1.0) or log_bookings(cluster, p)
+        R.check(sc, f"the log books what Redis booked: {STOCK} bookings stand, one per user, those answered 503 and "
+                    "stored after all are named undone by the audit trail (a restore from the log sells no more)",
+                len(standing) == STOCK and len({b["userId"] for b in standing}) == STOCK,
+                f"{len(standing)} standing, users {sorted(b['userId'] for b in standing)}, {len(stored_undone)} undone")
         reader.join(120)
         records, in_log = read.get("log", (0, collections.Counter()))
         consumed = consumed_records(worker)
@@ -379,6 +402,8 @@ def kafka_broker_loss(stack, run):
                  f"booking a user of its own; the bookings partition led by "
                  + ("the killed broker)" if booking_leader == victim else f"broker {booking_leader})")
                  + f"; {sold} of {STOCK} booked in all, then sold out")
+        R.figure(sc, "bookings in the log", f"{len(standing) + len(stored_undone)} stored, {len(stored_undone)} of "
+                                            f"them answered 503 and undone")
         R.figure(sc, "second broker frozen", f"broker {second} for {FROZEN_FOR:.0f} s: "
                                              f"{dict(collections.Counter(a[1] for a in frozen))}; 503 answered in "
                                              f"median {run.ms(refused_latency[0])}, slowest {run.ms(refused_latency[1])}"

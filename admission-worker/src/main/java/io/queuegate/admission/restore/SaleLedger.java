@@ -86,13 +86,21 @@ final class SaleLedger {
         product(productId).left.add(userId);
     }
 
-    /** A booking stored in Kafka: its token is used, whatever the audit trail said after it. */
+    /**
+     * A booking stored in Kafka: its token is used, whatever the audit trail said after it, unless the gate undid that
+     * very booking ({@link #undone}). A booking delivered twice counts once.
+     */
     void booked(long productId, String bookingId, String userId, int quantity, String record) {
-        ProductSale sale = product(productId);
-        if (sale.bookings.putIfAbsent(bookingId, record) == null) {
-            sale.bookedUnits += quantity;
-            sale.booked.add(userId);
-        }
+        product(productId).bookings.putIfAbsent(bookingId, new StoredBooking(userId, quantity, record));
+    }
+
+    /**
+     * The gate undid a booking (a RESTORED change naming it): its publish was not acknowledged in time, the buyer was
+     * told to try again and the stock went back on sale, yet the producer's retries may still have stored it. Such a
+     * record books nothing, whichever topic is read first.
+     */
+    void undone(long productId, String bookingId) {
+        product(productId).undone.add(bookingId);
     }
 
     static final class ProductSale {
@@ -109,14 +117,13 @@ final class SaleLedger {
 
         final Set<String> gone = new HashSet<>();
 
-        final Set<String> booked = new HashSet<>();
-
         final Set<String> left = new HashSet<>();
 
-        /** Booking id → the booking as the gate stores it. */
-        final Map<String, String> bookings = new HashMap<>();
+        /** Booking id → the booking stored in Kafka, undone or not. */
+        final Map<String, StoredBooking> bookings = new HashMap<>();
 
-        long bookedUnits;
+        /** Ids of the bookings the gate undid. */
+        final Set<String> undone = new HashSet<>();
 
         /** The seed of the last fair-start opening, and the early entrants it re-placed; null and empty without one. */
         String shuffleSeed;
@@ -126,10 +133,41 @@ final class SaleLedger {
         /** The users the operator holds now. */
         final Set<String> held = new HashSet<>();
 
+        /** Booking id → the booking as the gate stores it, for the bookings that stand (not undone). */
+        Map<String, String> standingBookings() {
+            Map<String, String> standing = new HashMap<>();
+            this.bookings.forEach((id, booking) -> {
+                if (!this.undone.contains(id)) {
+                    standing.put(id, booking.record());
+                }
+            });
+            return standing;
+        }
+
+        /** The units of the bookings that stand. */
+        long bookedUnits() {
+            return this.bookings.entrySet()
+                .stream()
+                .filter(booking -> !this.undone.contains(booking.getKey()))
+                .mapToLong(booking -> booking.getValue().quantity())
+                .sum();
+        }
+
+        /** Users with a booking that stands. */
+        Set<String> bookedUsers() {
+            Set<String> users = new HashSet<>();
+            this.bookings.forEach((id, booking) -> {
+                if (!this.undone.contains(id)) {
+                    users.add(booking.userId());
+                }
+            });
+            return users;
+        }
+
         /** Users whose place is gone: left, expired, abandoned or used (booked). */
         Set<String> goneUsers() {
             Set<String> all = new HashSet<>(this.gone);
-            all.addAll(this.booked);
+            all.addAll(bookedUsers());
             all.addAll(this.left);
             return all;
         }
@@ -137,8 +175,9 @@ final class SaleLedger {
         /** Users still holding an entry as far as the log knows (expired ones are expired by the next tick). */
         Map<String, Long> entries() {
             Map<String, Long> live = new LinkedHashMap<>();
+            Set<String> booked = bookedUsers();
             this.admittedUntil.forEach((user, until) -> {
-                if (!this.gone.contains(user) && !this.booked.contains(user) && !this.left.contains(user)) {
+                if (!this.gone.contains(user) && !booked.contains(user) && !this.left.contains(user)) {
                     live.put(user, until);
                 }
             });
@@ -153,8 +192,12 @@ final class SaleLedger {
             if (this.stock == null) {
                 return null;
             }
-            long since = Math.max(0, this.bookedUnits - this.stock.bookedUnits());
+            long since = Math.max(0, bookedUnits() - this.stock.bookedUnits());
             return Math.max(0, this.stock.available() - since);
         }
+    }
+
+    /** A booking as the bookings topic holds it. */
+    record StoredBooking(String userId, int quantity, String record) {
     }
 }

@@ -206,6 +206,10 @@ public class SaleRestore {
         JsonNode seed = event.path("seed");
         ledger.changed(productId, event.path("type").asString(), users,
                 expiresAt.isNumber() ? expiresAt.asLong() : null, seed.isString() ? seed.asString() : null);
+        JsonNode bookingId = event.path("bookingId");
+        if ("RESTORED".equals(event.path("type").asString()) && bookingId.isString()) {
+            ledger.undone(productId, bookingId.asString());
+        }
     }
 
     private void left(SaleLedger ledger, ConsumerRecord<String, byte[]> record) {
@@ -239,7 +243,7 @@ public class SaleRestore {
             .map(entry -> List.of(Long.toString(entry.getValue()), entry.getKey()))
             .toList());
         writeShuffled(placeKeys, sale);
-        writePairs(placeKeys, "booking", sale.bookings.entrySet().stream()
+        writePairs(placeKeys, "booking", sale.standingBookings().entrySet().stream()
             .map(entry -> List.of(entry.getKey(), entry.getValue()))
             .toList());
         // the log's holds replace what Redis kept: a release it lost must not keep a user held. Nobody is admitted
@@ -249,7 +253,7 @@ public class SaleRestore {
             this.redis.opsForSet().add(keys.held(), sale.held.toArray(String[]::new));
         }
         Long stock = sale.stockLeft();
-        this.redis.execute(RESTORE_STOCK, List.of(keys.stock(), keys.stats()), Long.toString(sale.bookedUnits),
+        this.redis.execute(RESTORE_STOCK, List.of(keys.stock(), keys.stats()), Long.toString(sale.bookedUnits()),
                 stock == null ? "" : stock.toString(),
                 sale.stock == null ? "" : sale.stock.available() + ":" + sale.stock.bookedUnits());
         QueueSettings settings = sale.settings;

@@ -26,6 +26,39 @@ class SaleLedgerTests {
     }
 
     @Test
+    void aBookingTheGateUndidBooksNothingThoughKafkaStoredIt() {
+        SaleLedger ledger = new SaleLedger();
+        ledger.stockSet(new StockSet(P, 2, 0));
+        ledger.changed(P, "ADMITTED", List.of("a", "b"), 9_000L, null);
+        // a's publish timed out: the gate undid it and sold the unit to b, while the producer still stored it
+        ledger.changed(P, "RESTORED", List.of("a"), null, null);
+        ledger.undone(P, "7-1");
+        ledger.booked(P, "7-2", "b", 1, "{\"b\"}");
+        ledger.booked(P, "7-1", "a", 1, "{\"a\"}");
+        ledger.booked(P, "7-3", "a", 1, "{\"a again\"}");
+
+        SaleLedger.ProductSale sale = ledger.product(P);
+        assertThat(sale.standingBookings()).containsOnlyKeys("7-2", "7-3");
+        assertThat(sale.bookedUnits()).isEqualTo(2);
+        assertThat(sale.stockLeft()).isZero();
+        assertThat(sale.goneUsers()).containsExactlyInAnyOrder("a", "b");
+    }
+
+    @Test
+    void anUndoneBookingLeavesItsUserAnEntry() {
+        SaleLedger ledger = new SaleLedger();
+        ledger.changed(P, "ADMITTED", List.of("a"), 9_000L, null);
+        ledger.booked(P, "7-1", "a", 1, "{}");
+        ledger.changed(P, "CONSUMED", List.of("a"), null, null);
+        ledger.changed(P, "RESTORED", List.of("a"), null, null);
+        ledger.undone(P, "7-1");
+
+        assertThat(ledger.product(P).goneUsers()).isEmpty();
+        assertThat(ledger.product(P).entries()).containsExactly(Map.entry("a", 9_000L));
+        assertThat(ledger.product(P).bookedUnits()).isZero();
+    }
+
+    @Test
     void leftExpiredAndAbandonedUsersLoseTheirEntryForGood() {
         SaleLedger ledger = new SaleLedger();
         ledger.changed(P, "ADMITTED", List.of("a", "b", "c", "d"), 9_000L, null);
@@ -71,7 +104,7 @@ class SaleLedgerTests {
         ledger.stockSet(new StockSet(P, 50, 2));
         ledger.booked(P, "7-2", "b", 3, "{}");
         assertThat(ledger.product(P).stockLeft()).isEqualTo(47);
-        assertThat(ledger.product(P).bookedUnits).isEqualTo(5);
+        assertThat(ledger.product(P).bookedUnits()).isEqualTo(5);
         ledger.stockSet(new StockSet(P, 1, 0));
         assertThat(ledger.product(P).stockLeft()).as("never below zero").isZero();
     }
