@@ -104,6 +104,13 @@ aot_cache_ready() {
 }
 
 # True when something accepts TCP connections on 127.0.0.1:$1.
+# loopback_nodes PORT...: "127.0.0.1:PORT,..." as Spring Boot's *.nodes properties take them.
+loopback_nodes() {
+    local port list=()
+    for port in "$@"; do list+=("127.0.0.1:$port"); done
+    (IFS=,; printf '%s' "${list[*]}")
+}
+
 port_open() {
     timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null
 }

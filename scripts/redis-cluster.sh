@@ -14,11 +14,7 @@ answer_help "$@"
 read -r -a PORTS <<<"${REDIS_CLUSTER_PORTS:-7001 7002 7003}"
 DIR="$LOCAL_DIR/redis-cluster"
 
-nodes() {
-    local port list=()
-    for port in "${PORTS[@]}"; do list+=("127.0.0.1:$port"); done
-    (IFS=,; printf '%s\n' "${list[*]}")
-}
+nodes() { loopback_nodes "${PORTS[@]}"; echo; }
 
 cmd_start() {
     command -v redis-server >/dev/null 2>&1 || die "redis-server not found (apt-get install -y redis-server)"

@@ -85,11 +85,7 @@ read -r -a SENTINEL_PORTS <<<"${REDIS_SENTINEL_PORTS:-26385 26386 26387}"
 SENTINEL_MASTER="${REDIS_SENTINEL_MASTER:-queuegate}"
 SENTINEL_DIR="$LOCAL_DIR/redis-sentinel"
 
-sentinel_nodes() {
-    local port list=()
-    for port in "${SENTINEL_PORTS[@]}"; do list+=("127.0.0.1:$port"); done
-    (IFS=,; printf '%s' "${list[*]}")
-}
+sentinel_nodes() { loopback_nodes "${SENTINEL_PORTS[@]}"; }
 
 # start_node PORT [SETTING...]: a daemonized redis-server in SENTINEL_DIR/PORT/ from a config file of its own (a
 # Sentinel writes its state to it, and rewrites a promoted replica's), each setting one line of it.
