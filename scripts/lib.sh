@@ -103,7 +103,6 @@ aot_cache_ready() {
     [ -s "$AOT_CACHE" ]
 }
 
-# True when something accepts TCP connections on 127.0.0.1:$1.
 # loopback_nodes PORT...: "127.0.0.1:PORT,..." as Spring Boot's *.nodes properties take them.
 loopback_nodes() {
     local port list=()
@@ -111,6 +110,7 @@ loopback_nodes() {
     (IFS=,; printf '%s' "${list[*]}")
 }
 
+# True when something accepts TCP connections on 127.0.0.1:$1.
 port_open() {
     timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null
 }

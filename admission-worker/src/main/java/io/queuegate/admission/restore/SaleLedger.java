@@ -7,6 +7,8 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import io.queuegate.core.event.StockSet;
 import io.queuegate.core.queue.QueueSettings;
@@ -133,35 +135,24 @@ final class SaleLedger {
         /** The users the operator holds now. */
         final Set<String> held = new HashSet<>();
 
-        /** Booking id → the booking as the gate stores it, for the bookings that stand (not undone). */
+        /** The bookings that stand: stored in Kafka and not undone. */
+        private Stream<Map.Entry<String, StoredBooking>> standing() {
+            return this.bookings.entrySet().stream().filter((booking) -> !this.undone.contains(booking.getKey()));
+        }
+
+        /** Booking id → the booking as the gate stores it, for the bookings that stand. */
         Map<String, String> standingBookings() {
-            Map<String, String> standing = new HashMap<>();
-            this.bookings.forEach((id, booking) -> {
-                if (!this.undone.contains(id)) {
-                    standing.put(id, booking.record());
-                }
-            });
-            return standing;
+            return standing().collect(Collectors.toMap(Map.Entry::getKey, (booking) -> booking.getValue().record()));
         }
 
         /** The units of the bookings that stand. */
         long bookedUnits() {
-            return this.bookings.entrySet()
-                .stream()
-                .filter(booking -> !this.undone.contains(booking.getKey()))
-                .mapToLong(booking -> booking.getValue().quantity())
-                .sum();
+            return standing().mapToLong((booking) -> booking.getValue().quantity()).sum();
         }
 
         /** Users with a booking that stands. */
         Set<String> bookedUsers() {
-            Set<String> users = new HashSet<>();
-            this.bookings.forEach((id, booking) -> {
-                if (!this.undone.contains(id)) {
-                    users.add(booking.userId());
-                }
-            });
-            return users;
+            return standing().map((booking) -> booking.getValue().userId()).collect(Collectors.toSet());
         }
 
         /** Users whose place is gone: left, expired, abandoned or used (booked). */

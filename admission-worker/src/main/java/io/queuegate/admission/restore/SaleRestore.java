@@ -204,10 +204,11 @@ public class SaleRestore {
         }
         JsonNode expiresAt = event.path("expiresAt");
         JsonNode seed = event.path("seed");
-        ledger.changed(productId, event.path("type").asString(), users,
-                expiresAt.isNumber() ? expiresAt.asLong() : null, seed.isString() ? seed.asString() : null);
+        String type = event.path("type").asString();
+        ledger.changed(productId, type, users, expiresAt.isNumber() ? expiresAt.asLong() : null,
+                seed.isString() ? seed.asString() : null);
         JsonNode bookingId = event.path("bookingId");
-        if ("RESTORED".equals(event.path("type").asString()) && bookingId.isString()) {
+        if ("RESTORED".equals(type) && bookingId.isString()) {
             ledger.undone(productId, bookingId.asString());
         }
     }
