@@ -209,9 +209,9 @@ def topic_config(ports, topic, key):
 
 
 def log_events(bootstrap, topic, attempts=5):
-    """The JSON values of the topic, read from the start by Kafka's console consumer. Every topic read here holds
-    records by then, so an empty read is a consumer that gave up (--timeout-ms) before its first fetch came back, as on
-    a loaded machine: it is read again."""
+    """The JSON values of the topic, read from the start by Kafka's console consumer. For a topic that holds records by
+    then, an empty read is a consumer that gave up (--timeout-ms) before its first fetch came back, as on a loaded
+    machine: it is read again, up to attempts times. A topic that may be empty is read with attempts=1."""
     for _ in range(attempts):
         events = _console_read(bootstrap, topic)
         if events:
@@ -247,9 +247,11 @@ def log_bookings(cluster, runner_kafka, p):
     trail's RESTORED changes name them (the gate undid them after their publish timed out, which the producer's retries
     may still have stored). The standing ones are what a restore from the log books again. The runner's worker shares
     the scenario's Redis, and whichever of the two workers holds the product's audit relay relays its changes to its
-    own Kafka: both are read."""
+    own Kafka: both are read, once each, since either may hold nothing yet; the caller reads again while the check
+    fails."""
     undone = {e.get("bookingId") for bootstrap in (cluster.bootstrap, runner_kafka)
-              for e in log_events(bootstrap, AUDIT) if e.get("productId") == p and e.get("type") == "RESTORED"}
+              for e in log_events(bootstrap, AUDIT, attempts=1)
+              if e.get("productId") == p and e.get("type") == "RESTORED"}
     bookings = [b for b in log_events(cluster.bootstrap, BOOKINGS) if b.get("productId") == p]
     return [b for b in bookings if b["bookingId"] not in undone], [b for b in bookings if b["bookingId"] in undone]
 

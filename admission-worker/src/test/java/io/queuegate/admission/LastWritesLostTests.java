@@ -25,8 +25,8 @@ import static org.awaitility.Awaitility.await;
  * booking, and is killed with SIGKILL and started again from that snapshot. Its id is the same, its process is not:
  * the writer notices, restores the sale from the log onto the older state (the lost booking takes its units off the
  * stock, its user is gone again; a booking the gate undid books nothing) and reads the log again, so the enters Redis
- * lost are placed, in log order, before anyone who entered after the restart. Without the check the writer would append the later enters behind a gap
- * and the lost ones would read PENDING for good.
+ * lost are placed, in log order, before anyone who entered after the restart. Without the check the writer would
+ * append the later enters behind a gap and the lost ones would read PENDING for good.
  */
 class LastWritesLostTests extends OwnRedisWorkerTestSupport {
 
