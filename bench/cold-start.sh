@@ -14,23 +14,11 @@
 # build has none), QUEUEGATE_INGEST_WARM_UP_DURATION=0 without ingest's warm-up.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
+take_options "runs=3 windows=18 yardstick-windows=8 window=5 no-yardsticks no-build" "$@"
 cd "$ROOT"
 use_maven
 
-RUNS=3 WINDOWS=18 YARDSTICK_WINDOWS=8 WINDOW=5 BUILD=1 YARDSTICKS=1
-for arg in "$@"; do
-    case "$arg" in
-        --no-build) BUILD=0 ;;
-        --no-yardsticks) YARDSTICKS=0 ;;
-        --runs=*) RUNS="${arg#*=}" ;;
-        --windows=*) WINDOWS="${arg#*=}" ;;
-        --yardstick-windows=*) YARDSTICK_WINDOWS="${arg#*=}" ;;
-        --window=*) WINDOW="${arg#*=}" ;;
-        -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-        *) refuse_argument "unknown option $arg (--runs=N --windows=N --yardstick-windows=N --window=S --no-yardsticks --no-build)" ;;
-    esac
-done
-command -v wrk >/dev/null || die "wrk is not installed (apt-get install wrk)"
+require_commands wrk
 for port in 8080 8081 8082 8090 8091; do
     port_open "$port" && die "port $port is in use: stop the stack (./run.sh stop) and any yardstick app first"
 done

@@ -21,22 +21,11 @@
 # SHA-256, one HMAC, the salt's fields, the used-proof cache) does not depend on it. The stack must not be running.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
+take_options "rounds=5 window=5 max-number=100 no-build" "$@"
 cd "$ROOT"
 use_maven
 
-ROUNDS=5 WINDOW=5 MAX_NUMBER=100 BUILD=1
-for arg in "$@"; do
-    case "$arg" in
-        --no-build) BUILD=0 ;;
-        --rounds=*) ROUNDS="${arg#*=}" ;;
-        --window=*) WINDOW="${arg#*=}" ;;
-        --max-number=*) MAX_NUMBER="${arg#*=}" ;;
-        -h | --help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-        *) refuse_argument "unknown option $arg (--rounds=N --window=S --max-number=N --no-build)" ;;
-    esac
-done
-command -v wrk >/dev/null || die "wrk is not installed (apt-get install wrk)"
-command -v python3 >/dev/null || die "python3 is needed to solve the challenges"
+require_commands wrk python3
 for port in 8080 8081 8082 8083 8084 18083 18084; do
     port_open "$port" && die "port $port is in use: stop the stack (./run.sh stop) first"
 done

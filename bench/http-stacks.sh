@@ -15,21 +15,11 @@
 set -euo pipefail
 # shellcheck source=../scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
-answer_help "$@"
+take_options "rounds=3 duration=10 warmup=15 no-build" "$@"
 cd "$ROOT"
 use_maven
 
-ROUNDS=3 DURATION=10 WARMUP=15 BUILD=1
-for arg in "$@"; do
-    case "$arg" in
-        --no-build) BUILD=0 ;;
-        --rounds=*) ROUNDS="${arg#*=}" ;;
-        --duration=*) DURATION="${arg#*=}" ;;
-        --warmup=*) WARMUP="${arg#*=}" ;;
-        *) refuse_argument "unknown option $arg (--no-build --rounds=N --duration=S --warmup=S)" ;;
-    esac
-done
-command -v wrk >/dev/null || die "wrk is not installed (apt-get install wrk)"
+require_commands wrk
 
 APPS=(plain-noop servlet-noop webflux-noop netty-noop)
 declare -A PORT=([plain-noop]=8090 [servlet-noop]=8092 [webflux-noop]=8093 [netty-noop]=8094)

@@ -39,6 +39,52 @@ no_arguments() {
     [ $# -eq 0 ] || refuse_argument "unknown argument: $1"
 }
 
+# Takes the options a script declares, each with its default, into its variable, and refuses the rest (the usage,
+# exit 2); answers -h/--help. "max-number=100" sets MAX_NUMBER=100 unless --max-number=N says otherwise; a switch
+# "no-build" sets BUILD=1, and --no-build sets it to 0.
+#   take_options "rounds=5 window=5 no-build" "$@"
+take_options() {
+    local declared arg name value
+    declare -A known
+    for declared in $1; do
+        case "$declared" in
+            *=*) name="${declared%%=*}"; value="${declared#*=}" ;;
+            no-*) name="$declared"; value=1 ;;
+            *) die "take_options: $declared is neither name=default nor no-name" ;;
+        esac
+        known[$name]=1
+        _take_option "$name" "$value"
+    done
+    shift
+    answer_help "$@"
+    for arg in "$@"; do
+        case "$arg" in
+            --no-*=*) name="" ;;
+            --*=*) name="${arg%%=*}"; value="${arg#*=}" ;;
+            --no-*) name="$arg"; value=0 ;;
+            *) name="" ;;
+        esac
+        name="${name#--}"
+        [[ -n "$name" && -n "${known[$name]:-}" ]] || refuse_argument "unknown option: $arg"
+        _take_option "$name" "$value"
+    done
+}
+
+# max-number -> MAX_NUMBER, no-build -> BUILD
+_take_option() {
+    local variable="${1#no-}"
+    variable="${variable//-/_}"
+    printf -v "${variable^^}" '%s' "$2"
+}
+
+# Dies unless each command is installed, naming the Debian package of the same name.
+require_commands() {
+    local command
+    for command in "$@"; do
+        command -v "$command" >/dev/null || die "$command is not installed (apt-get install $command)"
+    done
+}
+
 # Major version of the java binary at $1/bin/java, or empty.
 java_major() {
     local v

@@ -4,8 +4,10 @@ import java.time.Duration;
 
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+
+import io.queuegate.core.event.Topics;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -42,16 +44,16 @@ import org.springframework.validation.annotation.Validated;
 public record AdmissionProperties(
         @DefaultValue("200ms") @NotNull Duration tickInterval,
         @DefaultValue("10000") @Min(1) @Max(100_000) int maxBatch,
-        @DefaultValue("queuegate.entries") @NotBlank String topic,
+        @DefaultValue("queuegate.entries") @Pattern(regexp = Topics.LEGAL_NAME) String topic,
         @DefaultValue("12") @Min(1) int partitions,
         @DefaultValue("2000") @Min(1) @Max(50_000) int appendChunk,
-        @DefaultValue("queuegate.audit") @NotBlank String auditTopic,
+        @DefaultValue("queuegate.audit") @Pattern(regexp = Topics.LEGAL_NAME) String auditTopic,
         @DefaultValue("500ms") @NotNull Duration auditInterval,
         @DefaultValue("1000") @Min(1) @Max(100_000) int auditBatch,
-        @DefaultValue("queuegate.entries.DLT") @NotBlank String deadLetterTopic,
-        @DefaultValue("queuegate.sale") @NotBlank String saleTopic,
-        @DefaultValue("queuegate.bookings") @NotBlank String bookingsTopic,
-        @DefaultValue("queuegate.leaves") @NotBlank String leavesTopic,
+        @DefaultValue("queuegate.entries.DLT") @Pattern(regexp = Topics.LEGAL_NAME) String deadLetterTopic,
+        @DefaultValue("queuegate.sale") @Pattern(regexp = Topics.LEGAL_NAME) String saleTopic,
+        @DefaultValue("queuegate.bookings") @Pattern(regexp = Topics.LEGAL_NAME) String bookingsTopic,
+        @DefaultValue("queuegate.leaves") @Pattern(regexp = Topics.LEGAL_NAME) String leavesTopic,
         @DefaultValue("7d") @NotNull Duration retention,
         @DefaultValue("1s") @NotNull Duration lossCheckInterval,
         @DefaultValue("2s") @NotNull Duration leaseTime) {

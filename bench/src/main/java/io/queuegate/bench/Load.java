@@ -22,8 +22,14 @@ import tools.jackson.databind.json.JsonMapper;
  * Closed-loop HTTP load at a fixed number of connections, for a fixed time, by wrk (preferred: a C event loop costs
  * the shared cores least) or by this JVM's own {@link HttpPool} on virtual threads. Both answer the same summary, so
  * an endpoint and its no-op yardstick are always driven by the same generator in the same run.
+ *
+ * @param host the host every target listens on
+ * @param wrk whether wrk drives the load rather than this JVM
+ * @param threads wrk's threads
+ * @param connections the connections held open, each with one request in flight
+ * @param scratch where wrk's scripts and token lists are written
  */
-final class Load {
+record Load(String host, boolean wrk, int threads, int connections, Path scratch) {
 
     /** What to drive: POST a new user per request, or GET {@code base + token} cycling through tokens. */
     record Target(String label, int port, String path, boolean post, Path tokensFile, List<String> tokens) {
@@ -35,25 +41,6 @@ final class Load {
         static Target get(String label, int port, String base, Path tokensFile, List<String> tokens) {
             return new Target(label, port, base, false, tokensFile, tokens);
         }
-    }
-
-    private final String host;
-
-    private final boolean wrk;
-
-    private final int threads;
-
-    private final int connections;
-
-    private final Path scratch;
-
-
-    Load(String host, boolean wrk, int threads, int connections, Path scratch) {
-        this.host = host;
-        this.wrk = wrk;
-        this.threads = threads;
-        this.connections = connections;
-        this.scratch = scratch;
     }
 
     String driverName() {

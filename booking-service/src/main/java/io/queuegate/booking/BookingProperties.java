@@ -3,8 +3,10 @@ package io.queuegate.booking;
 import java.time.Duration;
 
 import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+
+import io.queuegate.core.event.Topics;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -22,10 +24,10 @@ import org.springframework.validation.annotation.Validated;
 @Validated
 @ConfigurationProperties("queuegate.booking")
 public record BookingProperties(
-        @DefaultValue("queuegate.bookings") @NotBlank String topic,
+        @DefaultValue("queuegate.bookings") @Pattern(regexp = Topics.LEGAL_NAME) String topic,
         @DefaultValue("12") @Min(1) int partitions,
         @DefaultValue("2s") @NotNull Duration publishTimeout,
         @DefaultValue("4096") @Min(64) long maxBodyBytes,
-        @DefaultValue("queuegate.sale") @NotBlank String saleTopic,
+        @DefaultValue("queuegate.sale") @Pattern(regexp = Topics.LEGAL_NAME) String saleTopic,
         @DefaultValue("30d") @NotNull Duration retention) {
 }

@@ -80,9 +80,22 @@ public abstract class BookingHttpTestSupport extends ServiceTestSupport {
         return this.codec.issue(product, userId).value();
     }
 
+    /** Admits the user, and keeps its entry's expiry as admitted to compare with after a refusal. */
+    protected Admitted admitted(long product, String userId) {
+        String token = admit(product, userId);
+        return new Admitted(product, userId, token, entryExpiry(product, userId));
+    }
+
     /** A token issued for the user, who is not admitted (still waiting, say). */
     protected String notAdmitted(long product, String userId) {
         return this.codec.issue(product, userId).value();
+    }
+
+    /** A product of the test's own, its stock set to {@code units}. */
+    protected long productWithStock(long units) {
+        long product = newProduct();
+        setStock(product, units);
+        return product;
     }
 
     /** Sets the stock through the admin API, as an operator does. */
@@ -169,5 +182,9 @@ public abstract class BookingHttpTestSupport extends ServiceTestSupport {
         args.add("--spring.kafka.bootstrap-servers=" + bootstrapServers);
         args.addAll(List.of(settings));
         return new SpringApplicationBuilder(BookingApplication.class).run(args.toArray(String[]::new));
+    }
+
+    /** An admitted user of a product: the token it books with, and its entry's expiry when it was admitted. */
+    protected record Admitted(long product, String userId, String token, Double expiry) {
     }
 }

@@ -5,8 +5,10 @@ import java.util.List;
 
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+
+import io.queuegate.core.event.Topics;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -43,7 +45,7 @@ import org.springframework.validation.annotation.Validated;
 @Validated
 @ConfigurationProperties("queuegate.ingest")
 public record IngestProperties(
-        @DefaultValue("queuegate.entries") @NotBlank String topic,
+        @DefaultValue("queuegate.entries") @Pattern(regexp = Topics.LEGAL_NAME) String topic,
         @DefaultValue("12") @Min(1) int partitions,
         @DefaultValue("1500ms") @NotNull Duration publishTimeout,
         @DefaultValue("1s") @NotNull Duration retryAfter,
@@ -51,7 +53,7 @@ public record IngestProperties(
         @DefaultValue("1s") @NotNull Duration queueCacheTtl,
         @DefaultValue("4096") @Min(64) long maxBodyBytes,
         @DefaultValue("1000") @Min(1) @Max(5000) int maxEntriesPerRecord,
-        @DefaultValue("queuegate.leaves") @NotBlank String leavesTopic,
+        @DefaultValue("queuegate.leaves") @Pattern(regexp = Topics.LEGAL_NAME) String leavesTopic,
         @DefaultValue("7d") @NotNull Duration retention,
         @DefaultValue("false") boolean observeBurstPaths,
         @DefaultValue("0ms") @NotNull Duration roundGather,

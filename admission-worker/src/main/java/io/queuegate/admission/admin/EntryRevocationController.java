@@ -50,12 +50,14 @@ class EntryRevocationController {
     }
 
     @DeleteMapping("/api/v1/queues/{productId}/entries/{token}")
-    @Operation(summary = "Revoke a place", description = "Ends the token's place, waiting or admitted: its status "
-            + "becomes EXPIRED, its entry slot is freed for the next in line, and the booking gate refuses it. "
-            + "Audited as REVOKED. Revoking again, or a token without a place, changes nothing and answers 204.")
+    @Operation(summary = "Revoke a place", description = """
+            Ends the token's place, waiting or admitted: its status becomes EXPIRED, its entry slot is freed for the \
+            next in line, and the booking gate refuses it. Audited as REVOKED. Revoking again, or a token without a \
+            place, changes nothing and answers 204.""")
     @ApiResponse(responseCode = "204", description = "The place is gone")
-    @ApiResponse(responseCode = "400", description = "invalid_token: not issued by this deployment, or for "
-            + "another product; invalid_request: a malformed productId")
+    @ApiResponse(responseCode = "400", description = """
+            invalid_token: not issued by this deployment, or for another product; invalid_request: a malformed \
+            productId""")
     @ApiResponse(responseCode = "503", description = "unavailable: not stored in Kafka, so nothing changed")
     ResponseEntity<Void> revoke(@PathVariable("productId") String productIdText, @PathVariable String token) {
         long productId = ProductIds.parse(productIdText);

@@ -81,9 +81,9 @@ class HeldUserController {
     }
 
     @PutMapping("/{userId}")
-    @Operation(summary = "Hold a user", description = "The user keeps the place in line (or takes one on entering) "
-            + "and reads WAITING with a position, but is never admitted until released. Holding again changes "
-            + "nothing. Audited as HELD.")
+    @Operation(summary = "Hold a user", description = """
+            The user keeps the place in line (or takes one on entering) and reads WAITING with a position, but is \
+            never admitted until released. Holding again changes nothing. Audited as HELD.""")
     @ApiResponse(responseCode = "204", description = "The user is held")
     @ApiResponse(responseCode = "400", description = "invalid_request: a malformed productId or userId")
     @ApiResponse(responseCode = "404", description = "queue_not_found")
@@ -108,8 +108,9 @@ class HeldUserController {
     }
 
     @DeleteMapping("/{userId}")
-    @Operation(summary = "Release a held user", description = "The user is admitted from the place kept, as if "
-            + "never held. Releasing a user not held changes nothing. Audited as RELEASED.")
+    @Operation(summary = "Release a held user", description = """
+            The user is admitted from the place kept, as if never held. Releasing a user not held changes nothing. \
+            Audited as RELEASED.""")
     @ApiResponse(responseCode = "204", description = "The user is not held")
     @ApiResponse(responseCode = "400", description = "invalid_request: a malformed productId or userId")
     @ApiResponse(responseCode = "404", description = "queue_not_found")

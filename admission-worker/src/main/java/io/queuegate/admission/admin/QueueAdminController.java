@@ -39,16 +39,16 @@ import org.springframework.web.bind.annotation.RestController;
 record QueueAdminController(QueueStore store, QueuePublisher publisher) {
 
     @PutMapping(path = "/{productId}", consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Create or change a queue", description = "maxPollsPerSecond, abandonAfterSeconds, "
-            + "opensAt, challengeMaxNumber, inviteOnly, passKeys, passJwksUri, webhookUrl and webhookSecret are "
-            + "optional; left out, they are off (a change that leaves one out turns it off), except webhookSecret: "
-            + "left out with a webhookUrl, the secret stored is kept.")
+    @Operation(summary = "Create or change a queue", description = """
+            maxPollsPerSecond, abandonAfterSeconds, opensAt, challengeMaxNumber, inviteOnly, passKeys, passJwksUri, \
+            webhookUrl and webhookSecret are optional; left out, they are off (a change that leaves one out turns it \
+            off), except webhookSecret: left out with a webhookUrl, the secret stored is kept.""")
     @ApiResponse(responseCode = "200", description = "The stored settings, without webhookSecret")
-    @ApiResponse(responseCode = "400", description = "invalid_request: a number out of its range, a pass key that "
-            + "is not a public P-256 JWK, a passJwksUri that is not an http(s) URL, both passKeys and passJwksUri, "
-            + "inviteOnly without either, a webhookUrl that is not an http(s) URL, a webhookUrl without a "
-            + "webhookSecret (16 to 256 characters) given or stored, or a webhookSecret without a webhookUrl; nothing "
-            + "is stored")
+    @ApiResponse(responseCode = "400", description = """
+            invalid_request: a number out of its range, a pass key that is not a public P-256 JWK, a passJwksUri that \
+            is not an http(s) URL, both passKeys and passJwksUri, inviteOnly without either, a webhookUrl that is not \
+            an http(s) URL, a webhookUrl without a webhookSecret (16 to 256 characters) given or stored, or a \
+            webhookSecret without a webhookUrl; nothing is stored""")
     @ApiResponse(responseCode = "503", description = "unavailable: not stored in Kafka, so not stored at all")
     QueueSettings put(@PathVariable("productId") String productIdText, @Valid @RequestBody QueueSettings given) {
         long productId = ProductIds.parse(productIdText);
@@ -123,12 +123,13 @@ record QueueAdminController(QueueStore store, QueuePublisher publisher) {
     }
 
     @DeleteMapping("/{productId}")
-    @Operation(summary = "Delete a queue", description = "Closes the queue at once (enters answer 409 queue_closed) "
-            + "and drains it: the admission steps tell everyone waiting EXPIRED, admitted users keep their entries "
-            + "until they book or the entries expire, and once nobody is left (at least a minute after the deletion) "
-            + "the queue's keys are removed and it leaves the list. The product's stock and bookings stay. Stored in "
-            + "the sale topic first, so a Redis that loses it drains the restored line again. Deleting a queue that "
-            + "is draining changes nothing; creating it again (PUT) stops the draining.")
+    @Operation(summary = "Delete a queue", description = """
+            Closes the queue at once (enters answer 409 queue_closed) and drains it: the admission steps tell everyone \
+            waiting EXPIRED, admitted users keep their entries until they book or the entries expire, and once nobody \
+            is left (at least a minute after the deletion) the queue's keys are removed and it leaves the list. The \
+            product's stock and bookings stay. Stored in the sale topic first, so a Redis that loses it drains the \
+            restored line again. Deleting a queue that is draining changes nothing; creating it again (PUT) stops the \
+            draining.""")
     @ApiResponse(responseCode = "204", description = "The queue is deleted and draining")
     @ApiResponse(responseCode = "400", description = "invalid_request: a malformed productId")
     @ApiResponse(responseCode = "404", description = "queue_not_found")
@@ -149,8 +150,9 @@ record QueueAdminController(QueueStore store, QueuePublisher publisher) {
     }
 
     @GetMapping
-    @Operation(summary = "List every queue", description = "Every configured queue, ordered by product id, with "
-            + "its settings and the size of its line: what the operator view at /admin shows.")
+    @Operation(summary = "List every queue", description = """
+            Every configured queue, ordered by product id, with its settings and the size of its line: what the \
+            operator view at /admin shows.""")
     @ApiResponse(responseCode = "200", description = "The queues")
     QueueList list() {
         List<QueueResponse> queues = new ArrayList<>();

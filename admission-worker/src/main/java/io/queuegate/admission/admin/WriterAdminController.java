@@ -33,11 +33,12 @@ record WriterAdminController(WriterHold hold) {
 
     @PutMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(operationId = "holdWriter", summary = "Hold or release this worker's line writer",
-            description = "Held, the writer reads nothing more from the log: enters are still taken and kept in the "
-                    + "log, and the lines stop growing until the release, when the backlog drains in log order. Only "
-                    + "this worker's partitions; a restart releases it.")
-    @ApiResponse(responseCode = "200", description = "The writer's state; paused turns true once a batch under way "
-            + "is finished")
+            description = """
+                    Held, the writer reads nothing more from the log: enters are still taken and kept in the log, and \
+                    the lines stop growing until the release, when the backlog drains in log order. Only this worker's \
+                    partitions; a restart releases it.""")
+    @ApiResponse(responseCode = "200", description = """
+            The writer's state; paused turns true once a batch under way is finished""")
     @ApiResponse(responseCode = "400", description = "invalid_request: held is missing or not a boolean")
     WriterState put(@Valid @RequestBody HoldRequest request) {
         return this.hold.hold(request.held());

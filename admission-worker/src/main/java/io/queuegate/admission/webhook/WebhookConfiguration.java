@@ -1,5 +1,6 @@
 package io.queuegate.admission.webhook;
 
+import java.net.http.HttpClient;
 import java.util.Map;
 
 import io.queuegate.admission.AdmissionProperties;
@@ -39,6 +40,16 @@ class WebhookConfiguration {
         return TopicBuilder.name(webhook.deadLetterTopic()).partitions(admission.partitions())
             .config(TopicConfig.RETENTION_MS_CONFIG, Long.toString(admission.retention().toMillis()))
             .build();
+    }
+
+    /**
+     * The client that posts to the receivers. A redirect is not followed: the receiver is the URL the operator set,
+     * not one it points to. Closed with the context, once the sender's listener has stopped.
+     */
+    @Bean
+    HttpClient webhookHttpClient(WebhookProperties properties) {
+        return HttpClient.newBuilder().connectTimeout(properties.timeout())
+            .followRedirects(HttpClient.Redirect.NEVER).build();
     }
 
     /**

@@ -6,6 +6,9 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+
+import io.queuegate.core.event.Topics;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -30,8 +33,8 @@ import org.springframework.validation.annotation.Validated;
 @Validated
 @ConfigurationProperties("queuegate.admission.webhook")
 public record WebhookProperties(
-        @DefaultValue("queuegate.admissions") @NotBlank String topic,
-        @DefaultValue("queuegate.admissions.DLT") @NotBlank String deadLetterTopic,
+        @DefaultValue("queuegate.admissions") @Pattern(regexp = Topics.LEGAL_NAME) String topic,
+        @DefaultValue("queuegate.admissions.DLT") @Pattern(regexp = Topics.LEGAL_NAME) String deadLetterTopic,
         @DefaultValue("queuegate-webhooks") @NotBlank String group,
         @DefaultValue("5s") @NotNull Duration timeout,
         @DefaultValue("4") @Min(0) @Max(20) int retries,

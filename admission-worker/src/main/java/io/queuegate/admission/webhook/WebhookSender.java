@@ -15,7 +15,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.beans.factory.DisposableBean;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.stereotype.Component;
 
@@ -32,7 +31,7 @@ import org.springframework.stereotype.Component;
  * once the turn is over helps nobody.
  */
 @Component
-class WebhookSender implements DisposableBean {
+record WebhookSender(QueueStore queues, JsonMapper json, WebhookProperties properties, HttpClient http) {
 
     static final String LISTENER_ID = "webhook-sender";
 
@@ -40,23 +39,6 @@ class WebhookSender implements DisposableBean {
     static final String ENTRY_AVAILABLE = "entry.available";
 
     private static final Logger log = LoggerFactory.getLogger(WebhookSender.class);
-
-    private final QueueStore queues;
-
-    private final JsonMapper json;
-
-    private final WebhookProperties properties;
-
-    private final HttpClient http;
-
-    WebhookSender(QueueStore queues, JsonMapper json, WebhookProperties properties) {
-        this.queues = queues;
-        this.json = json;
-        this.properties = properties;
-        // a redirect is not followed: the receiver is the URL the operator set, not one it points to
-        this.http = HttpClient.newBuilder().connectTimeout(properties.timeout())
-            .followRedirects(HttpClient.Redirect.NEVER).build();
-    }
 
     @KafkaListener(id = LISTENER_ID, groupId = "${queuegate.admission.webhook.group:queuegate-webhooks}",
             topics = "${queuegate.admission.webhook.topic:queuegate.admissions}",
@@ -90,11 +72,6 @@ class WebhookSender implements DisposableBean {
         if (status < 200 || status > 299) {
             throw new ReceiverRefused(admitted, status);
         }
-    }
-
-    @Override
-    public void destroy() {
-        this.http.close();
     }
 
     /**

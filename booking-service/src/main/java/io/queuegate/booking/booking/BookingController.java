@@ -34,8 +34,9 @@ import org.springframework.web.bind.annotation.RestController;
 record BookingController(Bookings bookings, BookingLookup lookup) {
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Book", description = "Consumes the token and takes the stock in one atomic step; "
-            + "answers 201 only once the booking event is stored in Kafka.")
+    @Operation(summary = "Book", description = """
+            Consumes the token and takes the stock in one atomic step; answers 201 only once the booking event is \
+            stored in Kafka.""")
     @ApiResponse(responseCode = "201", description = "Booked", headers = @Header(name = HttpHeaders.LOCATION,
             description = "The booking: /api/v1/bookings/{bookingId}", required = true,
             schema = @Schema(type = "string", format = "uri-reference")))

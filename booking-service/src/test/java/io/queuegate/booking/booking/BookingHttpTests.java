@@ -21,9 +21,8 @@ class BookingHttpTests extends BookingHttpTestSupport {
 
     @Test
     void anAdmittedTokenBooksOnceAndTheBookingIsInKafkaAndReadsBack() {
-        long product = newProduct();
+        long product = productWithStock(10);
         String token = admit(product, "alice");
-        setStock(product, 10);
         double booked = bookings("booked");
         double notAdmitted = bookings("token_not_admitted");
 
@@ -86,25 +85,23 @@ class BookingHttpTests extends BookingHttpTestSupport {
 
     @Test
     void soldOutIsAConflictThatTakesNothingAndLeavesTheTokenUsable() {
-        long product = newProduct();
-        String token = admit(product, "bob");
-        Double expiry = entryExpiry(product, "bob");
-        setStock(product, 1);
+        long product = productWithStock(1);
+        Admitted bob = admitted(product, "bob");
         double soldOut = bookings("sold_out");
 
-        EntityExchangeResult<String> refused = book(product, token, 2);
+        EntityExchangeResult<String> refused = book(product, bob.token(), 2);
 
         assertThat(refused.getStatus().value()).isEqualTo(409);
         assertThat(code(refused)).isEqualTo("sold_out");
         assertThat(stock(product)).isEqualTo(1);
-        assertThat(entryExpiry(product, "bob")).as("bob's entry, as it was").isEqualTo(expiry);
+        assertThat(entryExpiry(product, "bob")).as("bob's entry, as it was").isEqualTo(bob.expiry());
         assertThat(gone(product)).isEmpty();
         assertThat(bookingRecords(product)).isEmpty();
         assertThat(BookingLog.records(this.brokers, product)).isEmpty();
         assertThat(bookings("sold_out") - soldOut).isEqualTo(1);
 
         // the token stays usable: what is left, it books
-        EntityExchangeResult<String> created = book(product, token, 1);
+        EntityExchangeResult<String> created = book(product, bob.token(), 1);
         assertThat(created.getStatus().value()).as(created.getResponseBody()).isEqualTo(201);
         assertThat(stock(product)).isZero();
         assertThat(BookingLog.events(this.brokers, product)).singleElement()
@@ -119,9 +116,8 @@ class BookingHttpTests extends BookingHttpTestSupport {
 
     @Test
     void aTokenNotAdmittedIsForbiddenAndTakesNothing() {
-        long product = newProduct();
+        long product = productWithStock(5);
         admit(product, "admitted");
-        setStock(product, 5);
 
         List<String> tokens = List.of(notAdmitted(product, "waiting"), // issued here, still waiting
                 this.codec.issue(product + 1, "admitted").value(),     // another product's
@@ -140,9 +136,8 @@ class BookingHttpTests extends BookingHttpTestSupport {
 
     @Test
     void aQuantityAboveTheGatesMaximumIsAnInvalidRequestThatConsumesNothing() {
-        long product = newProduct();
+        long product = productWithStock(10);
         String token = admit(product, "dave");
-        setStock(product, 10);
 
         // queuegate.gate.max-quantity is 4 by default
         EntityExchangeResult<String> refused = book(product, token, 5);

@@ -28,11 +28,9 @@ class BookingUndoTests extends BookingHttpTestSupport {
 
     @Test
     void aBookingWhoseBrokerWentDownIsUndoneAndItsTokenBooksOnceKafkaIsBack() {
-        long product = newProduct();
+        long product = productWithStock(10);
         String first = admit(product, "first");
-        String token = admit(product, "erin");
-        Double expiry = entryExpiry(product, "erin");
-        setStock(product, 10);
+        Admitted erin = admitted(product, "erin");
 
         EmbeddedKafkaKraftBroker broker = PrivateBroker.start(12, TOPIC);
         boolean brokerUp = true;
@@ -45,7 +43,7 @@ class BookingUndoTests extends BookingHttpTestSupport {
 
             broker.destroy();
             brokerUp = false;
-            EntityExchangeResult<String> refused = timedBook(client, product, token, 2);
+            EntityExchangeResult<String> refused = timedBook(client, product, erin.token(), 2);
 
             assertUndone(refused, service.getBean(MeterRegistry.class), 1);
         }
@@ -54,25 +52,23 @@ class BookingUndoTests extends BookingHttpTestSupport {
                 broker.destroy();
             }
         }
-        assertGivenBack(product, "erin", expiry, 9);
-        assertBooksOnceKafkaIsBack(product, token, "erin", 2, 7);
+        assertGivenBack(erin, 9);
+        assertBooksOnceKafkaIsBack(erin, 2, 7);
     }
 
     @Test
     void aBookingWithNoBrokerToReachIsUndoneAndItsTokenBooksOnceKafkaIsBack() {
-        long product = newProduct();
-        String token = admit(product, "frank");
-        Double expiry = entryExpiry(product, "frank");
-        setStock(product, 3);
+        long product = productWithStock(3);
+        Admitted frank = admitted(product, "frank");
 
         try (ConfigurableApplicationContext service = startAnother("127.0.0.1:1",
                 "--spring.kafka.admin.auto-create=false")) {
-            EntityExchangeResult<String> refused = timedBook(client(portOf(service)), product, token, 3);
+            EntityExchangeResult<String> refused = timedBook(client(portOf(service)), product, frank.token(), 3);
 
             assertUndone(refused, service.getBean(MeterRegistry.class), 0);
         }
-        assertGivenBack(product, "frank", expiry, 3);
-        assertBooksOnceKafkaIsBack(product, token, "frank", 3, 0);
+        assertGivenBack(frank, 3);
+        assertBooksOnceKafkaIsBack(frank, 3, 0);
     }
 
     private static EntityExchangeResult<String> timedBook(RestTestClient client, long product, String token,
@@ -93,9 +89,11 @@ class BookingUndoTests extends BookingHttpTestSupport {
     }
 
     /** Stock, entry and place as they were before the undone booking, and nothing of it recorded. */
-    private void assertGivenBack(long product, String userId, Double expiry, long stock) {
+    private void assertGivenBack(Admitted user, long stock) {
+        long product = user.product();
+        String userId = user.userId();
         assertThat(stock(product)).isEqualTo(stock);
-        assertThat(entryExpiry(product, userId)).as("the entry back with its expiry").isEqualTo(expiry);
+        assertThat(entryExpiry(product, userId)).as("the entry back with its expiry").isEqualTo(user.expiry());
         assertThat(gone(product)).doesNotContain(userId);
         assertThat(reservations(product)).isEmpty();
         assertThat(bookingRecords(product).values())
@@ -104,12 +102,12 @@ class BookingUndoTests extends BookingHttpTestSupport {
     }
 
     /** The same token books through this test's service, whose Kafka is up. */
-    private void assertBooksOnceKafkaIsBack(long product, String token, String userId, int quantity, long stockLeft) {
-        EntityExchangeResult<String> created = book(product, token, quantity);
+    private void assertBooksOnceKafkaIsBack(Admitted user, int quantity, long stockLeft) {
+        EntityExchangeResult<String> created = book(user.product(), user.token(), quantity);
         assertThat(created.getStatus().value()).as(created.getResponseBody()).isEqualTo(201);
-        assertThat(stock(product)).isEqualTo(stockLeft);
-        assertThat(BookingLog.events(this.brokers, product)).singleElement().satisfies((event) -> {
-            assertThat(event.get("userId").asString()).isEqualTo(userId);
+        assertThat(stock(user.product())).isEqualTo(stockLeft);
+        assertThat(BookingLog.events(this.brokers, user.product())).singleElement().satisfies((event) -> {
+            assertThat(event.get("userId").asString()).isEqualTo(user.userId());
             assertThat(event.get("quantity").asInt()).isEqualTo(quantity);
         });
     }

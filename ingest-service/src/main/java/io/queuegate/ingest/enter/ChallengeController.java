@@ -28,10 +28,11 @@ import org.springframework.web.bind.annotation.RestController;
 record ChallengeController(Challenges challenges) {
 
     @GetMapping(path = "/api/v1/queues/{productId}/challenge", produces = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Fetch a proof-of-work challenge", description = "ALTCHA's challenge (algorithm, challenge, "
-            + "maxnumber, salt, signature) for this user in this line. Find the number n (0..maxnumber) for which "
-            + "SHA-256(salt + n) is the challenge, and enter with proof = base64 of {algorithm, challenge, number, "
-            + "salt, signature}. A proof is good for this user and line, once, until the expiry in its salt.")
+    @Operation(summary = "Fetch a proof-of-work challenge", description = """
+            ALTCHA's challenge (algorithm, challenge, maxnumber, salt, signature) for this user in this line. Find the \
+            number n (0..maxnumber) for which SHA-256(salt + n) is the challenge, and enter with proof = base64 of \
+            {algorithm, challenge, number, salt, signature}. A proof is good for this user and line, once, until the \
+            expiry in its salt.""")
     @ApiResponse(responseCode = "200", description = "The challenge")
     @ApiResponse(responseCode = "400", description = "invalid_request: a malformed productId or userId")
     @ApiResponse(responseCode = "404", description = "queue_not_found, or not_found: this line asks for no proof")

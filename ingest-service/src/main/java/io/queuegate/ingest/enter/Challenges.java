@@ -11,16 +11,7 @@ import org.springframework.stereotype.Component;
  * ({@code challengeMaxNumber}) has one, with the secret number at most that.
  */
 @Component
-class Challenges {
-
-    private final QueueDirectory queues;
-
-    private final ProofOfWork proofOfWork;
-
-    Challenges(QueueDirectory queues, ProofOfWork proofOfWork) {
-        this.queues = queues;
-        this.proofOfWork = proofOfWork;
-    }
+record Challenges(QueueDirectory queues, ProofOfWork proofOfWork) {
 
     /** Whether the line is in memory, so that {@link #challenge} answers without reading Redis. */
     boolean knows(long productId) {

@@ -78,8 +78,9 @@ class WaitingPageController {
 
     @GetMapping(path = "/api/v1/page-settings", produces = MediaType.APPLICATION_JSON_VALUE)
     @ResponseBody
-    @Operation(summary = "What the waiting page needs to know", description = "Where it books (booking-service's "
-            + "base URL as the browser reaches it, empty for this origin) and the demo product of /.")
+    @Operation(summary = "What the waiting page needs to know", description = """
+            Where it books (booking-service's base URL as the browser reaches it, empty for this origin) and the demo \
+            product of /.""")
     PageSettings settings() {
         return new PageSettings(this.properties.bookingUrl(), this.properties.demoProduct());
     }

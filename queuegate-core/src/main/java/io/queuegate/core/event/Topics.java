@@ -3,6 +3,13 @@ package io.queuegate.core.event;
 /** Default Kafka topic names; each service lets them be overridden in its settings. */
 public final class Topics {
 
+    /**
+     * Kafka's rule for a topic's name, as a {@code @Pattern} for the settings that name one: 1 to 249 ASCII letters,
+     * digits, '.', '_' and '-', and neither "." nor "..". A service refuses to start on any other name rather than
+     * fail at its first send.
+     */
+    public static final String LEGAL_NAME = "(?!\\.{1,2}$)[a-zA-Z0-9._-]{1,249}";
+
     /** Enter events ({@link EntriesRequested}, formerly {@link EntryRequested}), keyed by product id. */
     public static final String ENTRIES = "queuegate.entries";
 

@@ -42,44 +42,50 @@ public record QueueSettings(
         @Schema(example = "200") @NotNull @Min(1) @Max(1_000_000) Integer admitPerSecond,
         @Schema(example = "1200") @NotNull @Min(1) @Max(86_400) Integer entryTtlSeconds,
         @Schema(example = "true") @NotNull Boolean open,
-        @Schema(example = "2000", nullable = true, description = "Status polls per second that everyone waiting "
-                + "may make together; pollAfterMs grows with position to stay under it, and a client polling far "
-                + "faster than told gets 429. Unset: no budget")
+        @Schema(example = "2000", nullable = true, description = """
+                Status polls per second that everyone waiting may make together; pollAfterMs grows with position to \
+                stay under it, and a client polling far faster than told gets 429. Unset: no budget""")
         @Min(1) @Max(10_000_000) Integer maxPollsPerSecond,
-        @Schema(example = "120", nullable = true, description = "A waiting user who has not polled for this many "
-                + "seconds loses the place (status EXPIRED) and everyone behind moves up. Unset: never")
+        @Schema(example = "120", nullable = true, description = """
+                A waiting user who has not polled for this many seconds loses the place (status EXPIRED) and everyone \
+                behind moves up. Unset: never""")
         @Min(10) @Max(86_400) Integer abandonAfterSeconds,
-        @Schema(example = "1767261600000", nullable = true, description = "Epoch milliseconds the sale opens. "
-                + "Until then entering is allowed but nobody is admitted, and polls say WAITING with position null "
-                + "and opensAt; at the opening everyone already in line is placed in a random order drawn from a "
-                + "seed published then (GET queue: seed; audit: SHUFFLED). Unset: open at once, in arrival order")
+        @Schema(example = "1767261600000", nullable = true, description = """
+                Epoch milliseconds the sale opens. Until then entering is allowed but nobody is admitted, and polls \
+                say WAITING with position null and opensAt; at the opening everyone already in line is placed in a \
+                random order drawn from a seed published then (GET queue: seed; audit: SHUFFLED). Unset: open at once, \
+                in arrival order""")
         @Min(0) @Max(32_503_680_000_000L) Long opensAt,
-        @Schema(example = "50000", nullable = true, description = "Proof of work at join: an enter must carry the "
-                + "solution (proof) of an ALTCHA challenge (GET .../challenge) whose secret number is at most this; "
-                + "a browser takes about 0.5 s for 50,000. Unset or 0: no proof asked")
+        @Schema(example = "50000", nullable = true, description = """
+                Proof of work at join: an enter must carry the solution (proof) of an ALTCHA challenge (GET \
+                .../challenge) whose secret number is at most this; a browser takes about 0.5 s for 50,000. Unset or \
+                0: no proof asked""")
         @Min(0) @Max(10_000_000) Integer challengeMaxNumber,
-        @Schema(example = "false", nullable = true, description = "Only users with a pass (signed by one of "
-                + "passKeys) may enter; others are answered 403 pass_required. Unset: false")
+        @Schema(example = "false", nullable = true, description = """
+                Only users with a pass (signed by one of passKeys) may enter; others are answered 403 pass_required. \
+                Unset: false""")
         Boolean inviteOnly,
-        @Schema(nullable = true, description = "Public JWKs (EC P-256, ES256) of the shop's backend that signs "
-                + "passes: JWS with sub (the user id), product, exp and optionally lane \"priority\", given at enter "
-                + "as pass. A priority pass places the user in a lane admitted before the general line. 1 to 10 keys, "
-                + "public only. Unset: the queue takes no passes")
+        @Schema(nullable = true, description = """
+                Public JWKs (EC P-256, ES256) of the shop's backend that signs passes: JWS with sub (the user id), \
+                product, exp and optionally lane "priority", given at enter as pass. A priority pass places the user \
+                in a lane admitted before the general line. 1 to 10 keys, public only. Unset: the queue takes no \
+                passes""")
         List<Map<String, Object>> passKeys,
-        @Schema(example = "https://shop.example/.well-known/jwks.json", nullable = true, description = "Instead of "
-                + "passKeys: the URL (http or https) of the JWK set the shop's backend publishes its pass keys in. "
-                + "Ingest reads it again every minute and uses its public EC P-256 keys, so a rotation needs no "
-                + "change here: publish the new key a minute before signing with it. Unset: passKeys, if any")
+        @Schema(example = "https://shop.example/.well-known/jwks.json", nullable = true, description = """
+                Instead of passKeys: the URL (http or https) of the JWK set the shop's backend publishes its pass keys \
+                in. Ingest reads it again every minute and uses its public EC P-256 keys, so a rotation needs no \
+                change here: publish the new key a minute before signing with it. Unset: passKeys, if any""")
         @Size(max = QueueSettings.MAX_URI_LENGTH) String passJwksUri,
-        @Schema(example = "https://shop.example/queuegate/events", nullable = true, description = "The URL (http or "
-                + "https) the shop's backend takes events at: when a user's turn comes (status AVAILABLE), an "
-                + "entry.available event is POSTed to it, signed with webhookSecret (header Queuegate-Signature), "
-                + "at least once. Unset: no events")
+        @Schema(example = "https://shop.example/queuegate/events", nullable = true, description = """
+                The URL (http or https) the shop's backend takes events at: when a user's turn comes (status \
+                AVAILABLE), an entry.available event is POSTed to it, signed with webhookSecret (header \
+                Queuegate-Signature), at least once. Unset: no events""")
         @Size(max = QueueSettings.MAX_URI_LENGTH) String webhookUrl,
         @Schema(nullable = true, writeOnly = true, minLength = QueueSettings.MIN_WEBHOOK_SECRET_LENGTH,
-                description = "The key the events sent to webhookUrl are signed with (HMAC-SHA256), at least 16 "
-                        + "characters; needed with webhookUrl. Left out while the queue has one, the stored one is "
-                        + "kept. Never answered back: a queue's answers say webhookSecretSet")
+                description = """
+                        The key the events sent to webhookUrl are signed with (HMAC-SHA256), at least 16 characters; \
+                        needed with webhookUrl. Left out while the queue has one, the stored one is kept. Never \
+                        answered back: a queue's answers say webhookSecretSet""")
         @Size(min = QueueSettings.MIN_WEBHOOK_SECRET_LENGTH, max = 256) String webhookSecret) {
 
     /** The longest {@code passJwksUri} and {@code webhookUrl} taken. */

@@ -27,8 +27,9 @@ public class JwksController {
     }
 
     @GetMapping(path = "/.well-known/jwks.json", produces = "application/jwk-set+json")
-    @Operation(summary = "The admission keys (JWK set)", description = "Public P-256 keys (ES256), the signing one "
-            + "first; during a rotation the previous key too. Cache for up to five minutes.")
+    @Operation(summary = "The admission keys (JWK set)", description = """
+            Public P-256 keys (ES256), the signing one first; during a rotation the previous key too. Cache for up to \
+            five minutes.""")
     @ApiResponse(responseCode = "200", description = "The key set")
     public ResponseEntity<Map<String, Object>> keys() {
         return ResponseEntity.ok().cacheControl(CacheControl.maxAge(java.time.Duration.ofMinutes(5)).cachePublic())

@@ -10,16 +10,7 @@ import org.springframework.stereotype.Service;
  * score and the two lookups per poll included: they are what Queuegate is measured against, not a design to copy.
  */
 @Service
-class WaitingService {
-
-    private final StringRedisTemplate redis;
-
-    private final SeedKeys keys;
-
-    WaitingService(StringRedisTemplate redis, SeedKeys keys) {
-        this.redis = redis;
-        this.keys = keys;
-    }
+record WaitingService(StringRedisTemplate redis, SeedKeys keys) {
 
     /** A new random token in the product's line, scored by now: one synchronous {@code ZADD}. */
     String setWaiting(long productId) {
