@@ -41,6 +41,10 @@ import org.springframework.validation.annotation.Validated;
  *        request is read
  * @param observeBurstPaths whether enters and polls get Spring's per-request HTTP observation (timer and span);
  *        off by default because it costs about 7 % of a poll's CPU (see BurstPathObservations)
+ * @param enterKeys the keys a shop's backend enters its users with, in queues of identity "trusted"
+ *        ({@code Authorization: Bearer <key>}); several, so that a key is rotated without a moment when neither
+ *        works. Empty by default: no trusted enter is taken. Each is held to the secrets' policy and must not be the
+ *        admin token
  */
 @Validated
 @ConfigurationProperties("queuegate.ingest")
@@ -58,5 +62,6 @@ public record IngestProperties(
         @DefaultValue("false") boolean observeBurstPaths,
         @DefaultValue("0ms") @NotNull Duration roundGather,
         @DefaultValue("64") @Min(1) int roundGatherBelow,
-        @DefaultValue @NotNull List<String> trustedProxies) {
+        @DefaultValue @NotNull List<String> trustedProxies,
+        @DefaultValue @NotNull List<String> enterKeys) {
 }

@@ -24,6 +24,10 @@ public final class ProblemCodes {
     public static final String PROOF_INVALID = "proof_invalid";
     public static final String PASS_REQUIRED = "pass_required";
     public static final String PASS_INVALID = "pass_invalid";
+    public static final String USER_ID_NOT_ACCEPTED = "user_id_not_accepted";
+    public static final String USER_ID_REQUIRED = "user_id_required";
+    public static final String ENTER_KEY_REQUIRED = "enter_key_required";
+    public static final String ENTER_KEY_INVALID = "enter_key_invalid";
     public static final String TOO_MANY_HELD = "too_many_held";
     public static final String INTERNAL_ERROR = "internal_error";
     public static final String REQUEST_TIMEOUT = "request_timeout";

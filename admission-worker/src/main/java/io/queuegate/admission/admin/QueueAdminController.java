@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.TreeSet;
 
 import io.queuegate.core.pass.PassVerifier;
+import io.queuegate.core.queue.Identity;
 import io.queuegate.core.queue.QueueSettings;
 import io.queuegate.core.queue.QueueStore;
 import io.queuegate.core.queue.QueueView;
@@ -41,12 +42,15 @@ record QueueAdminController(QueueStore store, QueuePublisher publisher) {
     @PutMapping(path = "/{productId}", consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Create or change a queue", description = """
             maxPollsPerSecond, abandonAfterSeconds, opensAt, challengeMaxNumber, inviteOnly, passKeys, passJwksUri, \
-            webhookUrl and webhookSecret are optional; left out, they are off (a change that leaves one out turns it \
-            off), except webhookSecret: left out with a webhookUrl, the secret stored is kept.""")
+            webhookUrl, webhookSecret and identity are optional; left out, they are off (a change that leaves one out \
+            turns it off), except webhookSecret: left out with a webhookUrl, the secret stored is kept; and identity, \
+            which is "visitor" when left out ("pass" with the older inviteOnly: true, which is kept working as \
+            that).""")
     @ApiResponse(responseCode = "200", description = "The stored settings, without webhookSecret")
     @ApiResponse(responseCode = "400", description = """
             invalid_request: a number out of its range, a pass key that is not a public P-256 JWK, a passJwksUri that \
-            is not an http(s) URL, both passKeys and passJwksUri, inviteOnly without either, a webhookUrl that is not \
+            is not an http(s) URL, both passKeys and passJwksUri, identity "pass" (or inviteOnly) without either, an \
+            identity other than "visitor", "trusted" or "pass", inviteOnly with another identity, a webhookUrl that is not \
             an http(s) URL, a webhookUrl without a webhookSecret (16 to 256 characters) given or stored, or a \
             webhookSecret without a webhookUrl; nothing is stored""")
     @ApiResponse(responseCode = "503", description = "unavailable: not stored in Kafka, so not stored at all")
@@ -116,9 +120,13 @@ record QueueAdminController(QueueStore store, QueuePublisher publisher) {
         if (settings.passJwksUri() != null && !PassVerifier.isKeySetUrl(settings.passJwksUri())) {
             throw ApiException.invalidRequest("passJwksUri must be an absolute http or https URL.");
         }
+        if (Boolean.TRUE.equals(settings.inviteOnly()) && settings.identity() != Identity.PASS) {
+            throw ApiException.invalidRequest("inviteOnly is identity \"pass\": give one or the other, not inviteOnly "
+                    + "with identity \"" + settings.identity().value() + "\".");
+        }
         if (settings.requiresPass() && !settings.takesPasses()) {
             throw ApiException.invalidRequest(
-                    "An invite-only queue needs passKeys or passJwksUri to verify its invitations with.");
+                    "A queue in identity \"pass\" needs passKeys or passJwksUri to verify its passes with.");
         }
     }
 
@@ -192,6 +200,7 @@ record QueueAdminController(QueueStore store, QueuePublisher publisher) {
      *        answered
      * @param held users the operator holds (they wait and are never admitted until released)
      * @param revokedTotal places the operator revoked
+     * @param identity who the places belong to: visitor, trusted or pass
      * @param deletedAt when the queue was deleted: it is draining, and leaves the list once nobody is left in it;
      *        null while it exists
      */
@@ -199,7 +208,7 @@ record QueueAdminController(QueueStore store, QueuePublisher publisher) {
             Integer maxPollsPerSecond, Integer abandonAfterSeconds, Long opensAt, long waiting, long active,
             long admittedTotal, Double pace, boolean soldOut, String seed, Integer challengeMaxNumber,
             Boolean inviteOnly, List<Map<String, Object>> passKeys, String passJwksUri, String webhookUrl,
-            boolean webhookSecretSet, long held, long revokedTotal, Long deletedAt) {
+            boolean webhookSecretSet, long held, long revokedTotal, Identity identity, Long deletedAt) {
 
         static QueueResponse of(long productId, QueueView view) {
             QueueSettings settings = view.settings();
@@ -209,7 +218,7 @@ record QueueAdminController(QueueStore store, QueuePublisher publisher) {
                     view.admittedTotal(), view.pace(), view.soldOut(), view.seed(), settings.challengeMaxNumber(),
                     settings.inviteOnly(), settings.passKeys(), settings.passJwksUri(), settings.webhookUrl(),
                     settings.webhookSecret() != null, view.held(),
-                    view.revokedTotal(), view.deletedAt());
+                    view.revokedTotal(), settings.identity(), view.deletedAt());
         }
     }
 

@@ -20,7 +20,7 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
 
 /**
- * {@code GET /api/v1/queues/{productId}/challenge?userId=} on the front: at a sale's opening every person fetches a
+ * {@code GET /api/v1/queues/{productId}/challenge[?userId=]} on the front: at a sale's opening every person fetches a
  * challenge before entering, so it is answered on the event loops like the enter itself (through WebFlux it took four
  * times an enter's CPU). Anything else (a malformed request, a line ingest does not know yet or that asks for no
  * proof, a cross-origin fetch) goes through WebFlux to {@link ChallengeController}.
@@ -45,8 +45,9 @@ record ChallengeRoute(Challenges challenges, FrontReplies replies) implements Fa
             return webFlux.handle(request, response);
         }
         List<String> users = new QueryStringDecoder(request.uri()).parameters().get("userId");
-        String userId = users == null || users.size() != 1 ? null : users.getFirst();
-        Challenge challenge = UserIds.isValid(userId) ? this.challenges.challengeOfKnownLine(productId, userId) : null;
+        String userId = users == null ? ProofOfWork.ANYONE : users.size() != 1 ? null : users.getFirst();
+        Challenge challenge = ProofOfWork.ANYONE.equals(userId) || UserIds.isValid(userId)
+                ? this.challenges.challengeOfKnownLine(productId, userId) : null;
         if (challenge == null) {
             return webFlux.handle(request, response);
         }

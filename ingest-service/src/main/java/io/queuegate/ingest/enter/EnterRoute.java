@@ -76,7 +76,8 @@ class EnterRoute implements FastPath {
             if (enter == null) {
                 return webFlux.handle(request, response, body);
             }
-            return Mono.fromFuture(this.enters.enter(productId, enter, requestId))
+            String authorization = headers.get(HttpHeaderNames.AUTHORIZATION);
+            return Mono.fromFuture(this.enters.enter(productId, enter, authorization, requestId))
                 .flatMap((accepted) -> {
                     response.header(HttpHeaders.LOCATION, Enters.location(accepted));
                     return this.replies.answer(response, HttpResponseStatus.ACCEPTED, requestId, accepted);

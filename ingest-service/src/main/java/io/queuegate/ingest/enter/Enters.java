@@ -8,7 +8,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.core.event.EntriesRequested.Entry;
 import io.queuegate.core.queue.TokenStatus;
-import io.queuegate.core.token.Lane;
 import io.queuegate.core.token.Token;
 import io.queuegate.core.token.TokenCodec;
 import io.queuegate.ingest.Completions;
@@ -18,8 +17,9 @@ import io.queuegate.web.ApiException;
 import org.springframework.stereotype.Component;
 
 /**
- * An enter, whichever route took it: the queue must be open, its pass and proof good when it asks for them, the
- * token is issued (in the lane the pass grants), and the answer completes once
+ * An enter, whichever route took it: the queue must be open, the entrant who the queue's identity says
+ * ({@link Entrants}), its proof good when it asks for one, the token is issued (in the lane a pass grants), and the
+ * answer completes once
  * Kafka holds the enter event. Counts every enter by outcome ({@code queuegate.enters}).
  */
 @Component
@@ -37,6 +37,8 @@ class Enters {
 
     private final TokenCodec tokens;
 
+    private final Entrants entrants;
+
     private final QueueDirectory queues;
 
     private final EnterPublisher publisher;
@@ -47,9 +49,10 @@ class Enters {
 
     private final ProofOfWork proofOfWork;
 
-    Enters(TokenCodec tokens, QueueDirectory queues, ProofOfWork proofOfWork, EnterPublisher publisher,
-            MeterRegistry metrics) {
+    Enters(TokenCodec tokens, Entrants entrants, QueueDirectory queues, ProofOfWork proofOfWork,
+            EnterPublisher publisher, MeterRegistry metrics) {
         this.tokens = tokens;
+        this.entrants = entrants;
         this.queues = queues;
         this.proofOfWork = proofOfWork;
         this.publisher = publisher;
@@ -62,24 +65,26 @@ class Enters {
      * {@link ApiException} to answer. Never blocks: the queue's state is read from Redis, on a thread of its own, only
      * when ingest does not know the queue yet.
      */
-    CompletableFuture<EntryAccepted> enter(long productId, EnterRequest request, String requestId) {
+    CompletableFuture<EntryAccepted> enter(long productId, EnterRequest request, String authorization,
+            String requestId) {
         if (!this.queues.knows(productId)) {
-            return CompletableFuture.supplyAsync(() -> enterKnown(productId, request, requestId), QUEUE_READS)
-                .thenCompose((accepted) -> accepted);
+            return CompletableFuture.supplyAsync(() -> enterKnown(productId, request, authorization, requestId),
+                    QUEUE_READS).thenCompose((accepted) -> accepted);
         }
-        return enterKnown(productId, request, requestId);
+        return enterKnown(productId, request, authorization, requestId);
     }
 
-    private CompletableFuture<EntryAccepted> enterKnown(long productId, EnterRequest request, String requestId) {
-        String userId = request.userId();
+    private CompletableFuture<EntryAccepted> enterKnown(long productId, EnterRequest request, String authorization,
+            String requestId) {
         Token token;
         long spent;
         try {
             QueueDirectory.Door door = this.queues.requireOpen(productId);
-            // the pass before the proof: a refused pass must not use up a good proof
-            Lane lane = door.lane(productId, userId, request.pass());
-            spent = door.asksForProof() ? this.proofOfWork.spend(productId, userId, request.proof()) : NO_PROOF;
-            token = this.tokens.issue(productId, userId, lane);
+            // who enters before the proof: a refused key or pass must not use up a good proof
+            Entrants.Entrant entrant = this.entrants.entrant(productId, door, request, authorization);
+            spent = door.asksForProof() && !entrant.returning()
+                    ? this.proofOfWork.spend(productId, entrant.boundTo(), request.proof()) : NO_PROOF;
+            token = this.tokens.issue(productId, entrant.userId(), entrant.lane());
         }
         catch (ApiException ex) {
             return CompletableFuture.failedFuture(counted(ex));
@@ -93,7 +98,7 @@ class Enters {
                 throw counted(Completions.rethrowable(failure));
             }
             this.accepted.increment();
-            return new EntryAccepted(token.value(), productId, TokenStatus.PENDING);
+            return new EntryAccepted(token.value(), token.userId(), productId, TokenStatus.PENDING);
         });
     }
 

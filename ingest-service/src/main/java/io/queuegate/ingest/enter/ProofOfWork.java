@@ -78,7 +78,17 @@ class ProofOfWork {
         this.used = new UsedProofs(properties.rememberedProofs());
     }
 
-    /** A challenge for this user in this product's line, whose secret number is at most {@code maxNumber}. */
+    /**
+     * Whom a challenge fetched without a user id is for: anyone, since a visitor has no id before the enter that the
+     * proof pays for. Not a valid user id, so no named user's challenge reads as one of these.
+     */
+    static final String ANYONE = "*";
+
+    /**
+     * A challenge for this user in this product's line, whose secret number is at most {@code maxNumber}.
+     *
+     * @param userId the user it is for, or {@link #ANYONE}
+     */
     Challenge challenge(long productId, String userId, int maxNumber) {
         return challenge(productId, userId, maxNumber, Instant.now().plus(this.expires));
     }
@@ -106,12 +116,15 @@ class ProofOfWork {
     /**
      * Takes the proof for this user's enter: returns what {@link #giveBack} needs should the enter fail after all,
      * or throws 403 {@code proof_required} (none) or {@code proof_invalid} (malformed, wrongly signed, expired, solved
-     * for another user or line, or used already).
+     * for another user or line, or used already). A challenge for {@link #ANYONE} pays for one enter of whoever
+     * solved it: each proof is spent once, so one solved challenge is still one place.
+     *
+     * @param userId the user who enters; null for a visitor, whose id is not made yet
      */
     long spend(long productId, String userId, String proof) {
         if (proof == null || proof.isEmpty()) {
             throw refusal(ProblemCodes.PROOF_REQUIRED, "This line asks for a solved challenge (proof) with the enter: "
-                    + "GET /api/v1/queues/" + productId + "/challenge?userId=... and solve it.");
+                    + "GET /api/v1/queues/" + productId + "/challenge and solve it.");
         }
         Submitted payload = payload(proof);
         if (payload == null || payload.salt() == null) {
@@ -127,7 +140,7 @@ class ProofOfWork {
         long expires = expiresOf(params);
         long now = System.currentTimeMillis() / 1000;
         if (expires < now || !verified(payload) || !Long.toString(productId).equals(params.get(PRODUCT))
-                || !userId.equals(params.get(USER))) {
+                || !(ANYONE.equals(params.get(USER)) || (userId != null && userId.equals(params.get(USER))))) {
             throw invalid();
         }
         long id = HexFormat.fromHexDigitsToLong(payload.challenge(), 0, 16);

@@ -6,6 +6,7 @@ import com.github.benmanes.caffeine.cache.CacheLoader;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.LoadingCache;
 import io.queuegate.core.pass.PassVerifier;
+import io.queuegate.core.queue.Identity;
 import io.queuegate.core.queue.QueueSettings;
 import io.queuegate.core.queue.QueueStore;
 import io.queuegate.core.token.Lane;
@@ -30,15 +31,15 @@ class QueueDirectory {
      * What the door needs to know of a queue.
      *
      * @param challengeMaxNumber the ALTCHA challenge's largest secret number; 0 when no proof is asked
-     * @param inviteOnly whether an enter must carry a pass
+     * @param identity who the queue's places belong to: how an enter's user id is had
      * @param takesPasses whether the queue takes passes at all
      * @param passes the verifier of the queue's passes; null when it takes none, or when the keys the shop publishes
      *        could not be fetched
      */
-    record Door(Availability availability, int challengeMaxNumber, boolean inviteOnly, boolean takesPasses,
+    record Door(Availability availability, int challengeMaxNumber, Identity identity, boolean takesPasses,
             PassVerifier passes) {
 
-        static final Door UNKNOWN = new Door(Availability.UNKNOWN, 0, false, false, null);
+        static final Door UNKNOWN = new Door(Availability.UNKNOWN, 0, Identity.VISITOR, false, null);
 
         /** How soon to try again when a shop's published keys could not be fetched. */
         private static final Duration KEYS_RETRY_AFTER = Duration.ofSeconds(5);
@@ -48,7 +49,7 @@ class QueueDirectory {
                     : settings.passJwksUri() != null ? published.verifier(settings.passJwksUri()).orElse(null)
                     : null;
             return new Door(settings.open() ? Availability.OPEN : Availability.CLOSED,
-                    settings.asksForProof() ? settings.challengeMaxNumber() : 0, settings.requiresPass(),
+                    settings.asksForProof() ? settings.challengeMaxNumber() : 0, settings.identity(),
                     settings.takesPasses(), passes);
         }
 
@@ -57,18 +58,27 @@ class QueueDirectory {
         }
 
         /**
-         * The lane the enter's pass grants: the general line without one, unless the queue is invite-only.
+         * Whom the pass was signed for, and the lane it grants.
          *
-         * @throws ApiException 403 {@code pass_required} or {@code pass_invalid}
+         * @throws ApiException 403 {@code pass_invalid}, or 503 when the shop's published keys cannot be read
+         */
+        PassVerifier.Holder holder(long productId, String pass) {
+            return verifier(productId).verify(pass, productId).orElseThrow(Door::invalidPass);
+        }
+
+        /**
+         * The lane the pass grants this user: the general line without one.
+         *
+         * @throws ApiException 403 {@code pass_invalid}, or 503 when the shop's published keys cannot be read
          */
         Lane lane(long productId, String userId, String pass) {
             if (pass == null) {
-                if (this.inviteOnly) {
-                    throw new ApiException(HttpStatus.FORBIDDEN, ProblemCodes.PASS_REQUIRED, "The line of product "
-                            + productId + " is invite-only: enter with the pass the shop gave you.");
-                }
                 return Lane.GENERAL;
             }
+            return verifier(productId).verify(pass, productId, userId).orElseThrow(Door::invalidPass);
+        }
+
+        private PassVerifier verifier(long productId) {
             if (!this.takesPasses) {
                 throw new ApiException(HttpStatus.FORBIDDEN, ProblemCodes.PASS_INVALID,
                         "The line of product " + productId + " takes no passes: enter without one.");
@@ -77,9 +87,12 @@ class QueueDirectory {
                 throw ApiException.unavailable("The keys that verify this line's passes could not be read from the "
                         + "shop; try again shortly.", KEYS_RETRY_AFTER);
             }
-            return this.passes.verify(pass, productId, userId)
-                .orElseThrow(() -> new ApiException(HttpStatus.FORBIDDEN, ProblemCodes.PASS_INVALID, "The pass is "
-                        + "not signed by this line's keys, has expired, or is for another user or line."));
+            return this.passes;
+        }
+
+        private static ApiException invalidPass() {
+            return new ApiException(HttpStatus.FORBIDDEN, ProblemCodes.PASS_INVALID, "The pass is not signed by this "
+                    + "line's keys, has expired, or is for another user or line.");
         }
     }
 

@@ -24,6 +24,7 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
 import io.queuegate.core.token.Lane;
+import io.queuegate.core.token.UserIds;
 
 /**
  * Verifies a shop's pass: a JWS its backend signed (ES256) with claims {@code sub} (the user id), {@code product},
@@ -127,28 +128,46 @@ public final class PassVerifier {
     }
 
     /**
-     * The lane the pass grants when it is genuine, unexpired and for this user and product; empty for anything else
-     * (never an exception).
+     * What a genuine, unexpired pass for this product says: whom it was signed for and the lane it grants; empty for
+     * anything else (never an exception).
      */
-    public Optional<Lane> verify(String pass, long productId, String userId) {
+    public Optional<Holder> verify(String pass, long productId) {
         if (pass == null || pass.isEmpty() || pass.length() > MAX_PASS_LENGTH) {
             return Optional.empty();
         }
         try {
             JWTClaimsSet claims = this.processor.process(pass, null);
             Object product = claims.getClaim(PRODUCT);
+            String subject = claims.getSubject();
             if (!(product instanceof Number number) || number.longValue() != productId
-                    || !userId.equals(claims.getSubject())) {
+                    || !UserIds.isValid(subject)) {
                 return Optional.empty();
             }
             Object lane = claims.getClaim(LANE);
             if (lane == null) {
-                return Optional.of(Lane.GENERAL);
+                return Optional.of(new Holder(subject, Lane.GENERAL));
             }
-            return "priority".equals(lane) ? Optional.of(Lane.PRIORITY) : Optional.empty();
+            return "priority".equals(lane) ? Optional.of(new Holder(subject, Lane.PRIORITY)) : Optional.empty();
         }
         catch (ParseException | BadJOSEException | JOSEException | RuntimeException ex) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * The lane the pass grants when it is genuine, unexpired and for this user and product; empty for anything else
+     * (never an exception).
+     */
+    public Optional<Lane> verify(String pass, long productId, String userId) {
+        return verify(pass, productId).filter((holder) -> holder.userId().equals(userId)).map(Holder::lane);
+    }
+
+    /**
+     * Whom a pass was signed for.
+     *
+     * @param userId the pass's subject: the user id the place is issued for
+     * @param lane the lane the pass grants
+     */
+    public record Holder(String userId, Lane lane) {
     }
 }

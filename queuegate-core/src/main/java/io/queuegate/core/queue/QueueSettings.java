@@ -36,6 +36,8 @@ import jakarta.validation.constraints.Size;
  * @param webhookSecret the key the webhook's events are signed with (HMAC-SHA256); given with {@code webhookUrl},
  *        or left out to keep the one stored. Stored with the other settings (Redis and the sale topic) and never
  *        answered back
+ * @param identity who the queue's places belong to ({@link Identity}). Null: {@code pass} for an invite-only queue,
+ *        else {@code visitor}, so a setting written before it existed keeps meaning what it meant
  */
 public record QueueSettings(
         @Schema(example = "1000") @NotNull @Min(1) @Max(10_000_000) Integer maxActive,
@@ -62,8 +64,8 @@ public record QueueSettings(
                 0: no proof asked""")
         @Min(0) @Max(10_000_000) Integer challengeMaxNumber,
         @Schema(example = "false", nullable = true, description = """
-                Only users with a pass (signed by one of passKeys) may enter; others are answered 403 pass_required. \
-                Unset: false""")
+                Kept for older callers: true is identity "pass" (every enter carries a pass signed by one of \
+                passKeys; others are answered 403 pass_required). Unset: false""")
         Boolean inviteOnly,
         @Schema(nullable = true, description = """
                 Public JWKs (EC P-256, ES256) of the shop's backend that signs passes: JWS with sub (the user id), \
@@ -86,7 +88,31 @@ public record QueueSettings(
                         The key the events sent to webhookUrl are signed with (HMAC-SHA256), at least 16 characters; \
                         needed with webhookUrl. Left out while the queue has one, the stored one is kept. Never \
                         answered back: a queue's answers say webhookSecretSet""")
-        @Size(min = QueueSettings.MIN_WEBHOOK_SECRET_LENGTH, max = 256) String webhookSecret) {
+        @Size(min = QueueSettings.MIN_WEBHOOK_SECRET_LENGTH, max = 256) String webhookSecret,
+        @Schema(example = "visitor", nullable = true, allowableValues = {"visitor", "trusted", "pass"},
+                type = "string", description = """
+                Who the places belong to. "visitor": the server makes each user id (128 random bits) and an enter \
+                names none; re-entering with one's token keeps the place. "trusted": the shop's backend enters its \
+                logged-in users by userId with an enter key (Authorization: Bearer). "pass": every enter carries a \
+                pass the shop signed (passKeys or passJwksUri), whose subject is the user id. Unset: "pass" when \
+                inviteOnly is true, else "visitor\"""")
+        Identity identity) {
+
+    /** A left-out identity takes its default: {@code pass} where the older {@code inviteOnly} says so. */
+    public QueueSettings {
+        if (identity == null) {
+            identity = Boolean.TRUE.equals(inviteOnly) ? Identity.PASS : Identity.VISITOR;
+        }
+    }
+
+    /** Settings in the default identity: whatever {@code inviteOnly} says, else {@code visitor}. */
+    public QueueSettings(Integer maxActive, Integer admitPerSecond, Integer entryTtlSeconds, Boolean open,
+            Integer maxPollsPerSecond, Integer abandonAfterSeconds, Long opensAt, Integer challengeMaxNumber,
+            Boolean inviteOnly, List<Map<String, Object>> passKeys, String passJwksUri, String webhookUrl,
+            String webhookSecret) {
+        this(maxActive, admitPerSecond, entryTtlSeconds, open, maxPollsPerSecond, abandonAfterSeconds, opensAt,
+                challengeMaxNumber, inviteOnly, passKeys, passJwksUri, webhookUrl, webhookSecret, null);
+    }
 
     /** The longest {@code passJwksUri} and {@code webhookUrl} taken. */
     public static final int MAX_URI_LENGTH = 2048;
@@ -133,7 +159,7 @@ public record QueueSettings(
     public QueueSettings closed() {
         return new QueueSettings(this.maxActive, this.admitPerSecond, this.entryTtlSeconds, false,
                 this.maxPollsPerSecond, this.abandonAfterSeconds, this.opensAt, this.challengeMaxNumber,
-                this.inviteOnly, this.passKeys, this.passJwksUri, this.webhookUrl, this.webhookSecret);
+                this.inviteOnly, this.passKeys, this.passJwksUri, this.webhookUrl, this.webhookSecret, this.identity);
     }
 
     /** The same settings without the webhook's secret: what may be answered back. */
@@ -145,7 +171,7 @@ public record QueueSettings(
     public QueueSettings withWebhookSecret(String secret) {
         return new QueueSettings(this.maxActive, this.admitPerSecond, this.entryTtlSeconds, this.open,
                 this.maxPollsPerSecond, this.abandonAfterSeconds, this.opensAt, this.challengeMaxNumber,
-                this.inviteOnly, this.passKeys, this.passJwksUri, this.webhookUrl, secret);
+                this.inviteOnly, this.passKeys, this.passJwksUri, this.webhookUrl, secret, this.identity);
     }
 
     /** Whether the shop is told of each admission: a URL to post to, and a secret to sign with. */
@@ -163,8 +189,15 @@ public record QueueSettings(
         return this.passKeys != null || this.passJwksUri != null;
     }
 
-    /** Whether an enter must carry a pass. */
+    /** The same settings in this identity. */
+    public QueueSettings withIdentity(Identity identity) {
+        return new QueueSettings(this.maxActive, this.admitPerSecond, this.entryTtlSeconds, this.open,
+                this.maxPollsPerSecond, this.abandonAfterSeconds, this.opensAt, this.challengeMaxNumber,
+                this.inviteOnly, this.passKeys, this.passJwksUri, this.webhookUrl, this.webhookSecret, identity);
+    }
+
+    /** Whether an enter must carry a pass: the queue is in identity {@code pass}. */
     public boolean requiresPass() {
-        return Boolean.TRUE.equals(this.inviteOnly);
+        return this.identity == Identity.PASS;
     }
 }

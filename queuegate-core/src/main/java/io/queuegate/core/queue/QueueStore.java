@@ -28,7 +28,7 @@ public class QueueStore {
 
     private static final List<Object> FIELDS = List.of("maxActive", "admitPerSecond", "entryTtlSeconds", "open",
             "maxPollsPerSecond", "abandonAfterSeconds", "opensAt", "challengeMaxNumber", "inviteOnly", "passKeys",
-            "passJwksUri", "webhookUrl", "webhookSecret");
+            "passJwksUri", "webhookUrl", "webhookSecret", "identity");
 
     private final StringRedisTemplate redis;
 
@@ -76,7 +76,8 @@ public class QueueStore {
                         : new JWKSet(PassVerifier.parse(settings.passKeys())).toString(true),
                 "passJwksUri", optional(settings.passJwksUri()),
                 "webhookUrl", optional(settings.webhookUrl()),
-                "webhookSecret", optional(settings.webhookSecret()));
+                "webhookSecret", optional(settings.webhookSecret()),
+                "identity", settings.identity().value());
         this.redis.opsForSet().add(this.registry, Long.toString(productId));
     }
 
@@ -87,7 +88,7 @@ public class QueueStore {
         }
         return Optional.of(settings(values.get(0), values.get(1), values.get(2), values.get(3), values.get(4),
                 values.get(5), values.get(6), values.get(7), values.get(8), values.get(9), values.get(10),
-                values.get(11), values.get(12)));
+                values.get(11), values.get(12), values.get(13)));
     }
 
     public Optional<QueueView> find(long productId) {
@@ -99,7 +100,7 @@ public class QueueStore {
         }
         QueueSettings settings = settings(reply.get(0), reply.get(1), reply.get(2), reply.get(3), reply.get(7),
                 reply.get(8), reply.get(11), reply.get(13), reply.get(14), reply.get(15), reply.get(19),
-                reply.get(20), reply.get(21));
+                reply.get(20), reply.get(21), reply.get(22));
         Object pace = reply.get(9);
         Object stock = reply.get(10);
         Object seed = reply.get(12);
@@ -150,13 +151,14 @@ public class QueueStore {
     private static QueueSettings settings(Object maxActive, Object admitPerSecond, Object entryTtlSeconds,
             Object open, Object maxPollsPerSecond, Object abandonAfterSeconds, Object opensAt,
             Object challengeMaxNumber, Object inviteOnly, Object passKeys, Object passJwksUri, Object webhookUrl,
-            Object webhookSecret) {
+            Object webhookSecret, Object identity) {
         return new QueueSettings(Integer.valueOf(maxActive.toString()), Integer.valueOf(admitPerSecond.toString()),
                 Integer.valueOf(entryTtlSeconds.toString()), Boolean.valueOf(open.toString()),
                 integerOrNull(maxPollsPerSecond), integerOrNull(abandonAfterSeconds),
                 opensAt == null ? null : Long.valueOf(opensAt.toString()), integerOrNull(challengeMaxNumber),
                 inviteOnly == null ? null : Boolean.valueOf(inviteOnly.toString()), passKeys(passKeys),
-                stringOrNull(passJwksUri), stringOrNull(webhookUrl), stringOrNull(webhookSecret));
+                stringOrNull(passJwksUri), stringOrNull(webhookUrl), stringOrNull(webhookSecret),
+                Identity.of(stringOrNull(identity)));
     }
 
     /** The pass keys as stored: a JWK set's JSON, checked when it was saved. */

@@ -23,10 +23,14 @@ public abstract class ServiceTestSupport {
 
     public static final String ADMIN_TOKEN = TestSecrets.random("service-test-admin-token");
 
+    /** The enter key of the shop's backend, for queues in identity "trusted". */
+    public static final String ENTER_KEY = TestSecrets.random("service-test-enter-key");
+
     @DynamicPropertySource
     static void secrets(DynamicPropertyRegistry registry) {
         registry.add("queuegate.token.secret", () -> TOKEN_SECRET);
         registry.add("queuegate.admin.token", () -> ADMIN_TOKEN);
+        registry.add("queuegate.ingest.enter-keys", () -> ENTER_KEY);
     }
 
     @Autowired
@@ -58,7 +62,8 @@ public abstract class ServiceTestSupport {
     protected static List<String> anotherInstance(String configName) {
         return new ArrayList<>(List.of("--spring.config.name=" + configName, "--server.port=0",
                 "--management.server.port=0", "--spring.main.banner-mode=off",
-                "--queuegate.token.secret=" + TOKEN_SECRET, "--queuegate.admin.token=" + ADMIN_TOKEN));
+                "--queuegate.token.secret=" + TOKEN_SECRET, "--queuegate.admin.token=" + ADMIN_TOKEN,
+                "--queuegate.ingest.enter-keys=" + ENTER_KEY));
     }
 
     /** The port another instance answers on. */
