@@ -10,7 +10,8 @@
 # Options: --no-build (skip the Maven build), --no-demo (skip creating demo queue 1).
 # Environment: ADMIN_TOKEN (default: generated once, kept in .local/admin-token),
 #              QUEUE_TOKEN_SECRET (default: generated once, kept in .local/token-secret; the services refuse a
-#              secret under 32 bytes or one written in the repository), QG_JAVA_OPTS (extra JVM options),
+#              secret under 32 bytes or one written in the repository), ENTER_KEY (the key a shop's backend enters
+#              its users with in queues of identity "trusted"; default: generated once, kept in .local/enter-key), QG_JAVA_OPTS (extra JVM options),
 #              QG_AOT_CACHE=on (start with the JDK's AOT cache, trained once per build: see train_aot_caches),
 #              HEALTH_TIMEOUT (seconds, default 240), REDIS_PORT (default 6379: the Redis on 127.0.0.1 the
 #              services use, started by scripts/redis.sh when none answers there),
@@ -35,6 +36,7 @@ LOG_DIR="$LOCAL_DIR/logs"
 KAFKA_MARKER="$LOCAL_DIR/kafka.started"
 ADMIN_TOKEN_FILE="$LOCAL_DIR/admin-token"
 TOKEN_SECRET_FILE="$LOCAL_DIR/token-secret"
+ENTER_KEY_FILE="$LOCAL_DIR/enter-key"
 HEALTH_TIMEOUT="${HEALTH_TIMEOUT:-240}"
 export REDIS_PORT="${REDIS_PORT:-6379}"
 
@@ -247,10 +249,13 @@ Queuegate is running$token_note
   Kafka 127.0.0.1:9092, Redis $(redis_in_use), logs in .local/logs/
 
   ADMIN_TOKEN=$ADMIN_TOKEN
+  ENTER_KEY=$ENTER_KEY   (a shop's backend enters its users with it, in queues of identity "trusted")
 
 Try it:
-  # enter the waiting room of product 1 (answers 202 with a token)
-  curl -s -X POST http://127.0.0.1:8080/api/v1/queues/1/entries -H 'Content-Type: application/json' -d '{"userId":"alice"}'
+  # enter the waiting room of product 1 as a visitor (answers 202 with a token and the user id the server made)
+  curl -s -X POST http://127.0.0.1:8080/api/v1/queues/1/entries -H 'Content-Type: application/json' -d '{}'
+  # enter again with the token: the same place
+  curl -s -X POST http://127.0.0.1:8080/api/v1/queues/1/entries -H 'Content-Type: application/json' -d '{"token":"<token>"}'
   # poll the entry's status (WAITING with a position, then AVAILABLE)
   curl -s http://127.0.0.1:8080/api/v1/queues/1/entries/<token>
   # book once AVAILABLE
@@ -333,7 +338,10 @@ done
 
 ADMIN_TOKEN="$(secret_of "${ADMIN_TOKEN:-}" "$ADMIN_TOKEN_FILE")"
 QUEUE_TOKEN_SECRET="$(secret_of "${QUEUE_TOKEN_SECRET:-}" "$TOKEN_SECRET_FILE")"
-SECRET_ENV=(QUEUE_TOKEN_SECRET="$QUEUE_TOKEN_SECRET" QUEUEGATE_TOKEN_SECRET="$QUEUE_TOKEN_SECRET")
+ENTER_KEY="$(secret_of "${ENTER_KEY:-}" "$ENTER_KEY_FILE")"
+[ "$ENTER_KEY" != "$ADMIN_TOKEN" ] || die "ENTER_KEY must not be the ADMIN_TOKEN: the enter key lives in a shop's backend"
+SECRET_ENV=(QUEUE_TOKEN_SECRET="$QUEUE_TOKEN_SECRET" QUEUEGATE_TOKEN_SECRET="$QUEUE_TOKEN_SECRET"
+    ENTER_KEY="$ENTER_KEY")
 
 # From here on, leaving early (failure, Ctrl-C) stops what this run started.
 CLEANUP=1

@@ -26,10 +26,12 @@ class EnterKeys {
 
     EnterKeys(IngestProperties properties, Environment environment) {
         List<String> keys = properties.enterKeys().stream().filter((key) -> !key.isBlank()).toList();
-        String adminToken = environment.getProperty("queuegate.admin.token");
+        // ingest serves no admin API, but a deployment hands every service the admin token (./run.sh, compose)
+        List<String> adminTokens = List.of(environment.getProperty("queuegate.admin.token", ""),
+                environment.getProperty("ADMIN_TOKEN", ""));
         for (String key : keys) {
             SecretPolicy.require("ENTER_KEY", key, environment);
-            if (key.equals(adminToken)) {
+            if (adminTokens.contains(key)) {
                 throw new IllegalStateException("ENTER_KEY must not be the admin token: the key is kept in a shop's "
                         + "backend, which must not be able to change the queues");
             }
