@@ -172,11 +172,11 @@
     var row = document.createElement('tr');
     row.dataset.product = id;
     var cells = {};
-    ['product', 'state', 'waiting', 'active', 'rate', 'maxActive', 'admitPerSecond', 'ttl', 'held', 'revoked']
+    ['product', 'state', 'identity', 'waiting', 'active', 'rate', 'maxActive', 'admitPerSecond', 'ttl', 'held', 'revoked']
         .forEach(function (name) {
       var cell = document.createElement(name === 'product' ? 'th' : 'td');
       if (name === 'product') cell.scope = 'row';
-      if (['product', 'state'].indexOf(name) < 0) cell.className = 'num';
+      if (['product', 'state', 'identity'].indexOf(name) < 0) cell.className = 'num';
       cell.dataset.field = name;
       row.appendChild(cell);
       cells[name] = cell;
@@ -208,6 +208,7 @@
     c.product.textContent = String(queue.productId);
     c.state.textContent = queue.deletedAt ? 'deleting' : queue.open ? 'open' : 'closed';
     c.state.className = queue.open ? 'open' : 'closed';
+    c.identity.textContent = queue.identity || 'visitor';
     c.waiting.textContent = queue.waiting.toLocaleString();
     c.active.textContent = queue.active.toLocaleString();
     if (perSecond !== null) c.rate.textContent = perSecond.toFixed(1);
@@ -226,7 +227,7 @@
   // A change names every setting: one left out is turned off, so those this view does not edit are sent as they are
   // (the webhook's secret, never answered, is kept by the server when the URL comes without it).
   var KEPT_SETTINGS = ['maxPollsPerSecond', 'abandonAfterSeconds', 'opensAt', 'challengeMaxNumber', 'inviteOnly',
-    'passKeys', 'passJwksUri', 'webhookUrl'];
+    'passKeys', 'passJwksUri', 'webhookUrl', 'identity'];
 
   function settingsOf(queue) {
     var settings = { maxActive: queue.maxActive, admitPerSecond: queue.admitPerSecond,
@@ -264,6 +265,7 @@
     $('s-admit').value = queue.admitPerSecond;
     $('s-ttl').value = queue.entryTtlSeconds;
     $('s-open').checked = queue.open;
+    $('s-identity').value = queue.identity || 'visitor';
     $('s-max-active').focus();
   }
 
@@ -281,6 +283,9 @@
     settings.admitPerSecond = numbers[1];
     settings.entryTtlSeconds = numbers[2];
     settings.open = $('s-open').checked;
+    settings.identity = $('s-identity').value;
+    // the older inviteOnly names identity "pass"; the identity chosen here says it now
+    delete settings.inviteOnly;
     put(id, settings, 'Settings of product ' + id + ' saved.');
   }
 

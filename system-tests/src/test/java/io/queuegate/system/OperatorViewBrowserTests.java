@@ -66,7 +66,7 @@ class OperatorViewBrowserTests extends StackTests {
         // a setting the view does not edit, which its changes must keep
         String queue = "/api/v1/queues/" + this.productId;
         assertThat(this.stack.admin("PUT", queue, "{\"maxActive\":1,\"admitPerSecond\":5,\"entryTtlSeconds\":60,"
-                + "\"open\":true,\"abandonAfterSeconds\":900}").status()).isEqualTo(200);
+                + "\"open\":true,\"abandonAfterSeconds\":900,\"identity\":\"trusted\"}").status()).isEqualTo(200);
         List<String> tokens = entered(this.productId, numbered("op", 3));
         openAdmin();
         signIn(Stack.ADMIN_TOKEN);
@@ -74,6 +74,7 @@ class OperatorViewBrowserTests extends StackTests {
         this.browser.await("the queue's row", d -> this.browser.visible(row));
         this.browser.await("2 waiting and 1 active", d -> cell("waiting").equals("2") && cell("active").equals("1"));
         assertThat(cell("state")).isEqualTo("open");
+        assertThat(cell("identity")).isEqualTo("trusted");
         assertThat(cell("maxActive")).isEqualTo("1");
         assertThat(cell("admitPerSecond")).isEqualTo("5");
         assertThat(cell("ttl")).isEqualTo("60 s");
@@ -116,6 +117,8 @@ class OperatorViewBrowserTests extends StackTests {
             .until(() -> this.stack.enter(this.productId, "after-close").status() == 409);
         assertThat(this.stack.admin("GET", queue).json().get("abandonAfterSeconds").asInt())
             .as("kept through the view's changes").isEqualTo(900);
+        assertThat(this.stack.admin("GET", queue).json().get("identity").asString())
+            .as("kept through the view's changes").isEqualTo("trusted");
         assertThat(this.browser.consoleErrors()).isEmpty();
     }
 }
