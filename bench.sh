@@ -160,7 +160,7 @@ done
 
 noop_on() {
     [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 3 -X POST http://127.0.0.1:8080/bench/noop/1/entries \
-        -H 'Content-Type: application/json' -d '{"userId":"bench-probe"}' 2>/dev/null || true)" = 202 ]
+        -H 'Content-Type: application/json' -d '{}' 2>/dev/null || true)" = 202 ]
 }
 
 START=0

@@ -10,7 +10,6 @@ import json
 import multiprocessing
 import os
 import sys
-import urllib.parse
 
 
 def solve(line):
@@ -18,11 +17,10 @@ def solve(line):
     salt = c["salt"]
     for n in range(c["maxnumber"] + 1):
         if hashlib.sha256((salt + str(n)).encode()).hexdigest() == c["challenge"]:
-            user = urllib.parse.parse_qs(salt.split("?", 1)[1])["user"][0]
             proof = base64.b64encode(json.dumps({"algorithm": c["algorithm"], "challenge": c["challenge"],
                                                  "number": n, "salt": salt,
                                                  "signature": c["signature"]}).encode()).decode()
-            return json.dumps({"userId": user, "proof": proof})
+            return json.dumps({"proof": proof})
     return None
 
 

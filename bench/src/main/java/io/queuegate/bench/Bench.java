@@ -32,6 +32,7 @@ import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -259,12 +260,14 @@ final class Bench implements AutoCloseable {
         long product = newProduct();
         writeSettings(product, 1, 1, 60, true);
         try (HttpPool http = new HttpPool(this.options.host(), INGEST, 1)) {
-            HttpPool.Response response = http.post("/api/v1/queues/" + product + "/entries", "{\"userId\":\"secret-check\"}");
+            HttpPool.Response response = http.post("/api/v1/queues/" + product + "/entries", "{}");
             if (response.status() != 202) {
                 throw new IOException("enter answered " + response.status() + " " + response.body());
             }
-            String token = JsonMapper.shared().readTree(response.body()).path("token").asString(null);
-            if (!this.codec.issue(product, "secret-check").value().equals(token)) {
+            JsonNode accepted = JsonMapper.shared().readTree(response.body());
+            String token = accepted.path("token").asString(null);
+            String userId = accepted.path("userId").asString("-");
+            if (!this.codec.issue(product, userId).value().equals(token)) {
                 throw new IllegalStateException("the services sign tokens with another secret than the benchmark; "
                         + "run the benchmark with the same QUEUE_TOKEN_SECRET as the services");
             }

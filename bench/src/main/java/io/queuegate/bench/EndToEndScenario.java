@@ -239,8 +239,8 @@ final class EndToEndScenario {
 
         /** Enters; a 503 is retried after a second, as a client honouring Retry-After would. */
         private Entered enter(int index) throws IOException, InterruptedException {
-            String userId = "e" + this.bench.runId + "-" + index;
-            String body = "{\"userId\":\"" + userId + "\"}";
+            // a visitor's first enter: the server makes the user id, read back from the 202
+            String body = "{}";
             long firstSent = System.nanoTime();
             for (int attempt = 0; attempt < 10 && !this.stop; attempt++) {
                 long sent = System.nanoTime();
@@ -250,9 +250,10 @@ final class EndToEndScenario {
                 if (response.status() == 202) {
                     this.enters.incrementAndGet(slot(now));
                     this.lastEnter.accumulateAndGet(now, Math::max);
-                    String token = JsonMapper.shared().readTree(response.body()).path("token").asString(null);
+                    JsonNode accepted = JsonMapper.shared().readTree(response.body());
+                    String token = accepted.path("token").asString(null);
                     if (index % 100 == 0) {
-                        this.probes.add(new Probe(userId, firstSent, now));
+                        this.probes.add(new Probe(accepted.path("userId").asString(null), firstSent, now));
                     }
                     return new Entered(token, firstSent);
                 }

@@ -31,15 +31,24 @@ import tools.jackson.databind.json.JsonMapper;
  */
 record Load(String host, boolean wrk, int threads, int connections, Path scratch) {
 
-    /** What to drive: POST a new user per request, or GET {@code base + token} cycling through tokens. */
-    record Target(String label, int port, String path, boolean post, Path tokensFile, List<String> tokens) {
+    /**
+     * What to drive: POST a new place per request, or GET {@code base + token} cycling through tokens. A POST is a
+     * visitor's first enter, {@code {}}, unless the target takes only user ids its client names ({@code named}: the
+     * seed design), which then get a new one per request.
+     */
+    record Target(String label, int port, String path, boolean post, boolean named, Path tokensFile,
+            List<String> tokens) {
 
         static Target post(String label, int port, String path) {
-            return new Target(label, port, path, true, null, List.of());
+            return new Target(label, port, path, true, false, null, List.of());
+        }
+
+        static Target postNamed(String label, int port, String path) {
+            return new Target(label, port, path, true, true, null, List.of());
         }
 
         static Target get(String label, int port, String base, Path tokensFile, List<String> tokens) {
-            return new Target(label, port, base, false, tokensFile, tokens);
+            return new Target(label, port, base, false, false, tokensFile, tokens);
         }
     }
 
@@ -64,7 +73,7 @@ record Load(String host, boolean wrk, int threads, int connections, Path scratch
         List<String> command = new ArrayList<>(List.of("wrk", "-t" + this.threads, "-c" + this.connections,
                 "-d" + duration.toSeconds() + "s", "--timeout", "10s", "-s", script.toString(),
                 "http://" + this.host + ":" + target.port() + (target.post() ? target.path() : "/"), "--"));
-        if (target.post()) {
+        if (target.named()) {
             command.add(tag);
         }
         else {
@@ -103,14 +112,14 @@ record Load(String host, boolean wrk, int threads, int connections, Path scratch
                 int worker = w;
                 workers.add(Thread.ofVirtual().start(() -> {
                     long counter = 0;
-                    int index = target.post() ? 0 : (worker * 7919) % target.tokens().size();
+                int index = target.post() ? 0 : (worker * 7919) % target.tokens().size();
                     while (System.nanoTime() < deadline) {
                         long sent = System.nanoTime();
                         try {
                             HttpPool.Response response;
                             if (target.post()) {
-                                response = pool.post(target.path(),
-                                        "{\"userId\":\"" + tag + "-" + worker + "-" + (++counter) + "\"}");
+                                response = pool.post(target.path(), !target.named() ? "{}"
+                                        : "{\"userId\":\"" + tag + "-" + worker + "-" + (++counter) + "\"}");
                             }
                             else {
                                 index = (index + 1) % target.tokens().size();

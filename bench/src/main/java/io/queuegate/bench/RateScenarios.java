@@ -35,7 +35,8 @@ final class RateScenarios {
                         Load.Target.post("in-app no-op POST", Bench.INGEST, "/bench/noop/" + product + "/entries"),
                         List.of()),
                 new Endpoint(RateFigure.SEED,
-                        Load.Target.post("seed enter POST", Yardsticks.App.SEED_DESIGN.port, path), List.of("zadd")),
+                        Load.Target.postNamed("seed enter POST", Yardsticks.App.SEED_DESIGN.port, path),
+                        List.of("zadd")),
                 new Endpoint(RateFigure.QUEUEGATE, Load.Target.post("enter POST", Bench.INGEST, path), List.of()));
         try {
             Map<String, Object> out = bench.rounds.run("ingest", endpoints);

@@ -68,7 +68,7 @@ final class YardstickCheck {
                     results.put("enter", check(rounds, progress, "yardsticks POST", List.of(
                             new Endpoint(RateFigure.PLAIN_NOOP, Load.Target.post("plain no-op POST",
                                     Yardsticks.App.PLAIN_NOOP.port, "/api/v1/queues/" + product + "/entries"), List.of()),
-                            new Endpoint(RateFigure.SEED, Load.Target.post("seed enter POST",
+                            new Endpoint(RateFigure.SEED, Load.Target.postNamed("seed enter POST",
                                     Yardsticks.App.SEED_DESIGN.port, "/api/v1/queues/" + product + "/entries"),
                                     List.of("zadd")))));
                     String base = "/api/v1/queues/" + product + "/entries/";
