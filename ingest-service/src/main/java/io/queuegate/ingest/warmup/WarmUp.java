@@ -136,16 +136,16 @@ class WarmUp extends WarmUpRunner {
                     .executor(clients).build()) {
             List<Future<?>> running = new ArrayList<>();
             for (int c = 0; c < this.properties.connections(); c++) {
-                String client = "c" + c + "-";
                 URI entries = URI.create("http://127.0.0.1:" + port + "/api/v1/queues/" + PRODUCTS[c % PRODUCTS.length]
                         + "/entries");
                 running.add(clients.submit(() -> {
-                    for (long n = 0; !stop.get(); n++) {
+                    while (!stop.get()) {
                         String from = forwardedFor(addresses.getAndIncrement());
                         HttpResponse<String> entered = http.send(HttpRequest.newBuilder(entries)
                             .header("Content-Type", "application/json")
                             .header("X-Forwarded-For", from)
-                            .POST(HttpRequest.BodyPublishers.ofString("{\"userId\":\"" + client + n + "\"}"))
+                            // a visitor's first enter, the burst path of a sale's opening
+                            .POST(HttpRequest.BodyPublishers.ofString("{}"))
                             .build(), HttpResponse.BodyHandlers.ofString());
                         if (entered.statusCode() != 202) {
                             continue;
