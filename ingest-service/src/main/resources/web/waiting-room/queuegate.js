@@ -4,18 +4,35 @@
  *   <script src="https://queue.example.com/queuegate.js"></script>
  *   const line = Queuegate.line({ productId: 1, ingestUrl: 'https://queue.example.com',
  *                                 bookingUrl: 'https://booking.example.com' });
- *   await line.join('alice', onChecking);        // 202: the place is kept; the token is saved in localStorage
- *                                                // (a line that asks for proof of work: the challenge is solved
- *                                                // in a Web Worker first, onChecking(elapsedMs) while it runs)
+ *   await line.join({ onChecking });             // 202: {token, userId, productId, status}; the place is saved in
+ *                                                // localStorage. A line of identity "visitor" makes the user id; with
+ *                                                // a place saved here, join() enters again with its token and keeps it.
+ *                                                // A line that asks for proof of work: the challenge is solved in a
+ *                                                // Web Worker first, onChecking(elapsedMs) while it runs
  *   const stop = line.watch(onStatus, onProblem); // follows the place's event stream (Server-Sent Events); polls
  *                                                // at the pace the server asks for when there is no stream
  *   const booking = await line.book(1);          // once AVAILABLE; a refusal throws Queuegate.Refusal
  *   await line.leave();                          // gives the place up and forgets it
  *
+ * Who may enter is the line's identity, learnt from its answers:
+ *   "visitor"  join() as above.
+ *   "pass"     the shop's backend signs a pass (a JWS whose subject is its user) and hands it to the browser, on its
+ *              own page or in a link to the waiting page, /queues/1#pass=<JWS> (a fragment never reaches a server):
+ *                await line.join({ pass: passFromMyBackend });
+ *                const link = Queuegate.fromLink();      // {pass, token} of #pass=…&token=…, now out of the address
+ *                if (link.pass) await line.join({ pass: link.pass });   // bar, so the link is not bookmarked or shared
+ *              join() without a pass: Refusal 403 pass_required; a bad or expired pass: 403 pass_invalid.
+ *   "trusted"  only the shop's backend enters (with its enter key; a browser gets 401 enter_key_required). It hands
+ *              the token to the page, which follows that place: line.adopt(token); line.watch(…). The waiting page
+ *              takes it as /queues/1#token=<token>.
+ *
+ * The token is the place: it is sent to Queuegate's own API (ingest, booking) and nowhere else.
+ *
  * Statuses come as the API sends them: PENDING, WAITING (position, etaSeconds), AVAILABLE (expiresAt), EXPIRED,
- * SOLD_OUT (with expiresAt when admitted before the stock ran out), and whatever a newer server adds; callers should show an unknown status rather than fail on it. Every failure
- * is a Refusal with the HTTP status (0 when the network failed), the problem's `code`, a sentence and, for 429
- * and 503, how long to wait. Plain ES2020, no dependencies, no build step.
+ * SOLD_OUT (with expiresAt when admitted before the stock ran out), and whatever a newer server adds; callers should
+ * show an unknown status rather than fail on it. Every failure is a Refusal with the HTTP status (0 when the network
+ * failed), the problem's `code`, a sentence and, for 429 and 503, how long to wait. Plain ES2020, no dependencies, no
+ * build step.
  */
 (function (global) {
   'use strict';
@@ -126,6 +143,34 @@
     });
   }
 
+  /**
+   * Runs task while holding the named lock of this origin (Web Locks), so that two tabs joining at once make one
+   * place, not two; at once where the browser has no such locks.
+   */
+  function exclusively(name, task) {
+    var locks = global.navigator && global.navigator.locks;
+    return locks && typeof locks.request === 'function' ? locks.request(name, task) : task();
+  }
+
+  /**
+   * What a link to this page handed over in its fragment (#pass=…&token=…): {pass, token}, each null when absent.
+   * Both are taken out of the address bar (history.replaceState), so the page is not bookmarked, shared or synced
+   * with them; a fragment is never sent to a server, and the waiting page sends no Referer.
+   */
+  function fromLink() {
+    var hash = global.location.hash.replace(/^#/, '');
+    var params = new URLSearchParams(hash);
+    var link = { pass: params.get('pass') || null, token: params.get('token') || null };
+    if (params.has('pass') || params.has('token')) {
+      params.delete('pass');
+      params.delete('token');
+      var rest = params.toString();
+      global.history.replaceState(global.history.state, '',
+          global.location.pathname + global.location.search + (rest ? '#' + rest : ''));
+    }
+    return link;
+  }
+
   function jittered(ms) {
     return Math.round(ms * (1 + Math.random() * JITTER));
   }
@@ -150,7 +195,10 @@
       this.key = 'queuegate:' + this.productId;
     }
 
-    /** What is kept for this product: {token, userId, firstPosition, booking, outcome}, or null. */
+    /**
+     * What is kept for this product: {token, userId, firstPosition, booking, outcome}, or null. userId is the one the
+     * 202 named (none for an adopted token); outcome is what ended the place here ('BOOKED', or the caller's own).
+     */
     saved() {
       try {
         return JSON.parse(this.storage.getItem(this.key) || 'null');
@@ -180,32 +228,92 @@
     }
 
     /**
-     * Enters the line. Entering again with the same user id keeps the same place. When the line asks for proof of
-     * work (403 proof_required, or proof_invalid for a proof that expired), fetches its challenge, solves it in a
-     * Web Worker and enters with the proof.
-     * @param {function(number)} [onChecking] called with the milliseconds spent while a challenge is being solved
-     * @returns {Promise<object>} the accepted entry: {token, productId, status: 'PENDING'}
+     * Enters the line, one join of this product at a time in this browser (another tab waits, then keeps the same
+     * place). Without a pass: with the token of a place saved here (one not booked, sold out or left), enters again
+     * with it and keeps the place; else enters as a new visitor ({}), the line making the user id. With a pass: enters
+     * as the pass's subject. When the line asks for proof of work (403 proof_required, or proof_invalid for a proof
+     * that expired), fetches its challenge, solves it in a Web Worker and enters with the proof.
+     *
+     * @param {object} [options]
+     * @param {string} [options.pass] the pass the shop's backend signed for its user (a line of identity "pass")
+     * @param {function(number)} [options.onChecking] called with the milliseconds spent while a challenge is solved
+     * @returns {Promise<object>} the accepted entry: {token, userId, productId, status: 'PENDING'}
+     * @throws {Refusal} e.g. 401 enter_key_required (only the shop enters this line: see adopt), 403 pass_required
+     *         or pass_invalid, 409 queue_closed, 429 or 503 with retryAfterMs
      */
-    async join(userId, onChecking) {
-      var result;
+    async join(options) {
+      if (typeof options === 'string') {
+        throw new TypeError('join() takes no user id: the line makes it, or the pass names it (join({pass}))');
+      }
+      var line = this;
+      var pass = options && options.pass;
+      var onChecking = (options && options.onChecking) || function () {};
+      return exclusively('queuegate:join:' + this.productId, async function () {
+        var saved = line.saved();
+        var result;
+        if (pass) {
+          result = await line.enter({ pass: pass }, onChecking);
+        } else if (saved && saved.token && !saved.outcome) {
+          try {
+            result = await line.enter({ token: saved.token }, onChecking);
+          } catch (refusal) {
+            if (refusal.code !== 'invalid_token') {
+              throw refusal;
+            }
+            // a token this line did not issue (another deployment's, say): a place of one's own instead
+            result = await line.enter({}, onChecking);
+          }
+        } else {
+          result = await line.enter({}, onChecking);
+        }
+        var entry = result.body;
+        if (!saved || saved.token !== entry.token) {
+          // a new place starts afresh; the same place keeps what was seen of it
+          line.forget();
+        }
+        line.save({ token: entry.token, userId: entry.userId });
+        return entry;
+      });
+    }
+
+    /**
+     * Follows a place someone else entered: the token the shop's backend got for its user (a line of identity
+     * "trusted") and handed to this page. Saved as this product's place, so watch, status, book and leave use it.
+     * @returns {object} what is now saved for the product
+     */
+    adopt(token) {
+      if (typeof token !== 'string' || token === '') {
+        throw new TypeError('adopt(token) takes the token of a place');
+      }
+      var saved = this.saved();
+      if (!saved || saved.token !== token) {
+        this.forget();
+        return this.save({ token: token });
+      }
+      return saved;
+    }
+
+    /** One enter with this body, and again with a proof of work when the line asks for one. */
+    async enter(body, onChecking) {
       try {
-        result = await call('POST', this.entryUrl(), { userId: userId });
+        return await call('POST', this.entryUrl(), body);
       } catch (refusal) {
         if (refusal.code !== 'proof_required' && refusal.code !== 'proof_invalid') {
           throw refusal;
         }
-        var proof = await this.solve(userId, onChecking || function () {});
-        result = await call('POST', this.entryUrl(), { userId: userId, proof: proof });
+        var proof = await this.solve(onChecking);
+        return call('POST', this.entryUrl(), Object.assign({}, body, { proof: proof }));
       }
-      this.forget();
-      this.save({ token: result.body.token, userId: userId });
-      return result.body;
     }
 
-    /** Fetches and solves this line's proof-of-work challenge for the user: ALTCHA's payload, base64. */
-    async solve(userId, onChecking) {
+    /**
+     * Fetches and solves this line's proof-of-work challenge: ALTCHA's payload, base64. Fetched for nobody in
+     * particular, it is good for one enter of whoever comes with it (a visitor has no id before entering).
+     */
+    async solve(onChecking) {
+      onChecking = onChecking || function () {};
       var challenge = (await call('GET', this.ingestUrl + '/api/v1/queues/' + encodeURIComponent(this.productId)
-          + '/challenge?userId=' + encodeURIComponent(userId))).body;
+          + '/challenge')).body;
       var started = Date.now();
       var timer = setInterval(function () { onChecking(Date.now() - started); }, 100);
       try {
@@ -400,6 +508,8 @@
     line: function (options) {
       return new Line(options);
     },
+    /** The pass and token a link handed over in the page's fragment, taken out of the address bar; see fromLink. */
+    fromLink: fromLink,
     Refusal: Refusal,
     MIN_BACKOFF_MS: MIN_BACKOFF_MS,
     MAX_BACKOFF_MS: MAX_BACKOFF_MS

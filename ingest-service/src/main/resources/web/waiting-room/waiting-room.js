@@ -2,12 +2,17 @@
  * The waiting page: join, watch the place move, book when admitted. Everything it knows about the line comes
  * through queuegate.js, the same client a shop would use; this file only decides what to show and say. What it says
  * comes from the catalogue the server put into the page (#messages), in the page's language.
+ *
+ * Nobody types who they are. A person who arrives with no place saved in this browser joins at once: as a visitor
+ * (the line makes the id), or with the pass the shop's link carried (/queues/42#pass=<JWS>). A place saved here is
+ * followed again after a reload, as is one whose token the shop's link carried (#token=). Whether the line lets the
+ * page join at all (identity "trusted": only the shop does; "pass": only with the shop's pass) the page learns from
+ * the answer, and says where to go instead. Having left, or being done, a person joins again with the button.
  */
 (function () {
   'use strict';
 
   var VIEWS = ['join-view', 'waiting-view', 'available-view', 'done-view'];
-  var USER_ID = /^[A-Za-z0-9._@:-]{1,64}$/;
   /** Where the language a person picked with the switch is remembered, for their next visit. */
   var LANGUAGE_KEY = 'queuegate:language';
   var MESSAGES = JSON.parse(document.getElementById('messages').textContent);
@@ -19,6 +24,13 @@
   var expiresAtHere = null;
   /** Admitted, but the stock ran out: the turn is kept in case tickets come back before it ends. */
   var soldOutTurn = false;
+  /**
+   * The pass the shop's link carried: kept in memory for this page's life only (a join after leaving needs it again),
+   * never saved, and already out of the address bar.
+   */
+  var pass = null;
+  /** What the page saves as the outcome of a place the person left: the next visit offers to join, not joins. */
+  var LEFT = 'LEFT';
 
   function $(id) {
     return document.getElementById(id);
@@ -71,12 +83,20 @@
 
   // --- views -------------------------------------------------------------------------------------------
 
+  /** The join view with the button ready; a person who left, or is done, joins again with it. */
   function showJoin() {
     stopAll();
     show('join-view');
     var button = $('join');
     button.disabled = false;
     button.textContent = t('join');
+  }
+
+  /** Out of line by the person's own doing (or a place the line no longer knows): the button, not a join by itself. */
+  function outOfLine() {
+    line.forget();
+    line.save({ outcome: LEFT });
+    showJoin();
   }
 
   function showDone(heading, text, booking) {
@@ -302,8 +322,7 @@
 
   function onProblem(refusal, waitMs) {
     if (refusal.status === 400) {
-      line.forget();
-      showJoin();
+      outOfLine();
       say(t('problem.unknownPlace'));
       return;
     }
@@ -324,47 +343,57 @@
     stopWatching = line.watch(onStatus, onProblem);
   }
 
+  /**
+   * What a refused join says, and whether joining again from this page could work: a line that only the shop enters,
+   * or only with its pass, is not joined by trying again here.
+   */
   function joinProblem(refusal) {
     switch (refusal.code) {
+      case 'enter_key_required':
+      case 'enter_key_invalid':
+        return { text: t('join.fromShop'), retry: false };
+      case 'pass_required':
+        return { text: t('join.passRequired'), retry: false };
+      case 'pass_invalid':
+        return { text: t('join.passInvalid'), retry: false };
       case 'queue_closed':
-        return t('join.closed');
+        return { text: t('join.closed'), retry: true };
       case 'queue_not_found':
-        return t('join.notFound');
+        return { text: t('join.notFound'), retry: true };
       case 'proof_invalid':
       case 'proof_required':
-        return t('join.proof');
-      case 'invalid_request':
-        return t('join.invalidUserId');
+        return { text: t('join.proof'), retry: true };
       default:
         if (refusal.status === 503 || refusal.status === 429) {
-          return t('join.busy', seconds(refusal.retryAfterMs || 1000));
+          return { text: t('join.busy', seconds(refusal.retryAfterMs || 1000)), retry: true };
         }
         if (refusal.status === 0) {
-          return t('join.offline');
+          return { text: t('join.offline'), retry: true };
         }
-        return t('join.failed', refusal.status);
+        return { text: t('join.failed', refusal.status), retry: true };
     }
   }
 
-  async function join(event) {
-    event.preventDefault();
-    var input = $('user-id');
-    var userId = input.value.trim();
-    if (!USER_ID.test(userId)) {
-      input.setAttribute('aria-invalid', 'true');
-      say(t('join.enterUserId'));
-      input.focus();
-      return;
-    }
-    input.removeAttribute('aria-invalid');
+  /** Joins (the button, or at once on arrival) and follows the place; a refusal is said in the notice. */
+  async function join() {
+    show('join-view');
     var button = $('join');
     button.disabled = true;
     button.textContent = t('joining');
     try {
-      await line.join(userId, function (elapsedMs) {
-        button.textContent = t('checking', (elapsedMs / 1000).toFixed(1));
+      await line.join({
+        pass: pass || undefined,
+        onChecking: function (elapsedMs) {
+          button.textContent = t('checking', (elapsedMs / 1000).toFixed(1));
+        }
       });
       say('');
+      var saved = line.saved() || {};
+      if (saved.outcome) {
+        // the pass's place, which this browser saw booked or sold out already
+        resume();
+        return;
+      }
       show('waiting-view');
       $('pending').hidden = false;
       $('place').hidden = true;
@@ -374,10 +403,21 @@
       $('leave').focus();
       watch();
     } catch (refusal) {
-      say(joinProblem(refusal));
+      var problem = joinProblem(refusal);
+      say(problem.text);
       button.disabled = false;
       button.textContent = t('join');
+      if (!problem.retry) {
+        // a line this page cannot join: only where to go instead, no promise of a place and no button to be refused
+        show(null);
+        announce(problem.text);
+      }
     }
+  }
+
+  function onJoin(event) {
+    event.preventDefault();
+    join();
   }
 
   async function book() {
@@ -406,22 +446,24 @@
   async function leave() {
     try {
       await line.leave();
-      showJoin();
+      outOfLine();
       say(t('leave.done'));
-      $('user-id').focus();
+      $('join').focus();
     } catch (refusal) {
       say(t('leave.failed', refusal.status || t('leave.noConnection')));
     }
   }
 
   function startOver() {
-    line.forget();
+    outOfLine();
     say('');
-    showJoin();
-    $('user-id').focus();
+    $('join').focus();
   }
 
-  /** Where the last visit left off: a booking, a sell-out, a place to keep watching, or nothing yet. */
+  /**
+   * Where the last visit left off: a booking, a sell-out, a place to keep watching, a place left (the button), or
+   * nothing yet, which joins at once.
+   */
   function resume() {
     var saved = line.saved();
     if (saved && saved.outcome === 'BOOKED' && saved.booking) {
@@ -433,8 +475,10 @@
       $('pending').hidden = true;
       $('place').hidden = true;
       watch();
-    } else {
+    } else if (saved && saved.outcome === LEFT) {
       showJoin();
+    } else {
+      join();
     }
   }
 
@@ -490,14 +534,26 @@
     var productId = match[1];
     $('title').textContent = t('title.product', productId);
     document.title = t('title.document', productId);
+    // read before anything else, so that the pass or token leaves the address bar at once
+    var link = Queuegate.fromLink();
     var settings = await pageSettings();
     line = Queuegate.line({ productId: productId, bookingUrl: settings.bookingUrl });
-    $('join-form').addEventListener('submit', join);
+    pass = link.pass;
+    if (link.token && !pass) {
+      // a place the shop entered for its user: followed like one joined here
+      line.adopt(link.token);
+    }
+    $('join-form').addEventListener('submit', onJoin);
     $('book').addEventListener('click', book);
     $('leave').addEventListener('click', leave);
     $('leave-available').addEventListener('click', leave);
     $('start-over').addEventListener('click', startOver);
-    resume();
+    if (pass) {
+      // the link's pass joins whatever this browser saved: the line answers the pass's own place
+      join();
+    } else {
+      resume();
+    }
   }
 
   start();

@@ -88,7 +88,7 @@ class PagesSystemTests extends StackTests {
         Reply page = get(Stack.url(this.stack.ingest, "/queues/42"), Map.of());
         assertThat(page.status()).isEqualTo(200);
         assertThat(page.header("Content-Type")).startsWith("text/html");
-        assertThat(page.response().body()).contains("<label for=\"user-id\">");
+        assertThat(page.response().body()).contains("<button id=\"join\" type=\"submit\">");
         assertThat(page.header("Content-Security-Policy")).contains("frame-ancestors 'none'")
             .contains("connect-src 'self' " + Stack.url(this.stack.booking, ""));
 

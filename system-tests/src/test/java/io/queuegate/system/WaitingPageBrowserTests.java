@@ -2,13 +2,23 @@ package io.queuegate.system;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Date;
 import java.util.List;
 import java.util.Map;
 
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.ECDSASigner;
+import com.nimbusds.jose.jwk.Curve;
+import com.nimbusds.jose.jwk.ECKey;
+import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
 import io.queuegate.system.Stack.Reply;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.openqa.selenium.Keys;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.listener.MessageListenerContainer;
@@ -18,7 +28,10 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The waiting page in headless Chromium against the running stack: what a person in line sees, from joining to
- * a booking, and what they see when things go otherwise. Each test has its own product and a fresh browser.
+ * a booking, and what they see when things go otherwise. Each test has its own product and a fresh browser. Nobody
+ * types who they are: in a line of identity "visitor" the page joins at once and the line makes the id, in one of
+ * identity "pass" it joins with the pass of the shop's link, and in one of identity "trusted" it follows the place
+ * the shop hands it.
  */
 class WaitingPageBrowserTests extends StackTests {
 
@@ -42,15 +55,33 @@ class WaitingPageBrowserTests extends StackTests {
         this.provokedStatuses = statuses;
     }
 
+    /** A product of the test's own with an open line of identity "visitor" and that much stock. */
     private long queue(int maxActive, int ttlSeconds, long stock) {
-        long productId = openQueue(maxActive, 10, ttlSeconds);
+        long productId = ownProduct();
+        configure(productId, maxActive, ttlSeconds, "\"identity\":\"visitor\"");
         assertThat(this.stack.setStock(productId, stock).status()).isEqualTo(200);
         return productId;
     }
 
-    /** Someone who entered through the API, so that the page's user has people ahead. */
-    private String enterAndAwait(long productId, String userId, String status) {
-        String token = entered(productId, userId);
+    /** Opens the product's line with these settings, {@code more} being further members of the settings' JSON. */
+    private void configure(long productId, int maxActive, int ttlSeconds, String more) {
+        Reply configured = this.stack.admin("PUT", "/api/v1/queues/" + productId,
+                "{\"maxActive\":%d,\"admitPerSecond\":10,\"entryTtlSeconds\":%d,\"open\":true,%s}".formatted(
+                        maxActive, ttlSeconds, more));
+        assertThat(configured.status()).as(configured.response().body()).isEqualTo(200);
+    }
+
+    /** An enter through the API with this body, as a browser would send it. */
+    private Reply enterWith(long productId, String body) {
+        return this.stack.send("POST", Stack.url(this.stack.ingest, "/api/v1/queues/" + productId + "/entries"), body,
+                "application/json", Map.of());
+    }
+
+    /** A visitor who entered through the API, so that the page's person has people ahead: their token. */
+    private String visitorAhead(long productId, String status) {
+        Reply entered = enterWith(productId, "{}");
+        assertThat(entered.status()).as(entered.response().body()).isEqualTo(202);
+        String token = entered.text("token");
         awaitStatus(productId, token, status);
         return token;
     }
@@ -61,39 +92,50 @@ class WaitingPageBrowserTests extends StackTests {
 
     /** The browser, closed after the test, on the product's waiting page. */
     private Browser onPage(Browser browser, long productId) {
+        return onPage(browser, page(productId));
+    }
+
+    /** The browser, closed after the test, on this page. */
+    private Browser onPage(Browser browser, String url) {
         this.browsers.add(browser);
-        browser.open(page(productId));
+        browser.open(url);
         return browser;
     }
 
-    /** A desktop browser on the product's waiting page, joined as {@code userId}. */
-    private Browser joined(long productId, String userId) {
-        Browser browser = onPage(Browser.desktop(), productId);
-        join(browser, userId);
-        return browser;
+    /** A desktop browser on the product's waiting page, which joins the line by itself. */
+    private Browser joined(long productId) {
+        return awaitPlace(onPage(Browser.desktop(), productId), productId);
     }
 
     /**
      * The same in a browser without event streams, so that the page polls, and a test can answer the polls itself
      * (the page's fetch) as the stack will not.
      */
-    private Browser joinedPolling(long productId, String userId) {
+    private Browser joinedPolling(long productId) {
         Browser browser = Browser.desktop();
         browser.driver.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument",
                 Map.of("source", "delete window.EventSource;"));
-        join(onPage(browser, productId), userId);
+        return awaitPlace(onPage(browser, productId), productId);
+    }
+
+    /** Waits for the page to have joined: a place saved in the browser. */
+    private static Browser awaitPlace(Browser browser, long productId) {
+        browser.await("a place saved", d -> savedToken(browser, productId) != null);
         return browser;
     }
 
-    /** Types the user id and joins with the keyboard alone. */
-    private static void join(Browser browser, String userId) {
-        browser.await("the join form", d -> browser.visible("#user-id"));
-        browser.find("#user-id").sendKeys(userId, Keys.ENTER);
+    private static String savedToken(Browser browser, long productId) {
+        return saved(browser, productId, "token");
     }
 
-    private static String savedToken(Browser browser, long productId) {
+    /** The user id the line made (or the pass named), as the page saved it from the 202. */
+    private static String savedUserId(Browser browser, long productId) {
+        return saved(browser, productId, "userId");
+    }
+
+    private static String saved(Browser browser, long productId, String member) {
         return (String) browser.script("var s = JSON.parse(localStorage.getItem(arguments[0]) || 'null');"
-                + "return s && s.token;", "queuegate:" + productId);
+                + "return s && s[arguments[1]] || null;", "queuegate:" + productId, member);
     }
 
     private static long shownPosition(Browser browser) {
@@ -104,18 +146,18 @@ class WaitingPageBrowserTests extends StackTests {
     @Test
     void aPersonJoinsWatchesTheLineMoveByItselfAndBooks() {
         long productId = queue(1, 120, 5);
-        String first = enterAndAwait(productId, "ahead-1", "AVAILABLE");
-        String second = enterAndAwait(productId, "ahead-2", "WAITING");
-        Browser browser = onPage(Browser.desktop(), productId);
-        browser.awaitText("h1", "Waiting room for product " + productId);
-        browser.screenshot("1-join");
+        String first = visitorAhead(productId, "AVAILABLE");
+        String second = visitorAhead(productId, "WAITING");
 
         // Held back, the line has not taken the enter in yet: the page says the place is kept all the same.
         MessageListenerContainer writer = this.stack.worker.getBean(KafkaListenerEndpointRegistry.class)
             .getListenerContainer("waiting-writer");
         writer.stop();
+        Browser browser;
         try {
-            join(browser, "page-user");
+            // the page joins as it opens: nothing to type, nothing to click
+            browser = onPage(Browser.desktop(), productId);
+            browser.awaitText("h1", "Waiting room for product " + productId);
             browser.awaitText("#pending", "We've got your place");
             browser.screenshot("2-pending");
         }
@@ -149,7 +191,8 @@ class WaitingPageBrowserTests extends StackTests {
         Reply booking = this.stack.send("GET", Stack.url(this.stack.booking, "/api/v1/bookings/" + bookingId), null,
                 null, Map.of());
         assertThat(booking.status()).isEqualTo(200);
-        assertThat(booking.text("userId")).isEqualTo("page-user");
+        // the id the line made for this visitor, which the page kept from the 202
+        assertThat(booking.text("userId")).isEqualTo(savedUserId(browser, productId)).matches("[A-Za-z0-9_-]{22}");
         browser.screenshot("5-booked");
 
         browser.driver.navigate().refresh();
@@ -161,22 +204,24 @@ class WaitingPageBrowserTests extends StackTests {
     void aLineThatAsksForProofOfWorkChecksTheBrowserWithProgressShownThenBooks() {
         long productId = ownProduct();
         // about 0.1 s of hashing on average in a browser: long enough to be seen, short enough for a test
-        Reply configured = this.stack.admin("PUT", "/api/v1/queues/" + productId,
-                "{\"maxActive\":1,\"admitPerSecond\":10,\"entryTtlSeconds\":120,\"open\":true,"
-                        + "\"challengeMaxNumber\":20000}");
-        assertThat(configured.status()).isEqualTo(200);
+        configure(productId, 1, 120, "\"identity\":\"visitor\",\"challengeMaxNumber\":20000");
         assertThat(this.stack.setStock(productId, 1).status()).isEqualTo(200);
         // an enter through the API without a proof is refused
-        Reply bare = this.stack.enter(productId, "no-proof");
+        Reply bare = enterWith(productId, "{}");
         assertThat(bare.status()).isEqualTo(403);
         assertThat(bare.text("code")).isEqualTo("proof_required");
 
-        Browser browser = onPage(Browser.desktop(), productId);
-        // the button's text is recorded at each change, so that a check shorter than a poll is still seen
-        browser.script("window.__seen = []; var b = document.getElementById('join');"
-                + "new MutationObserver(function () { window.__seen.push(b.textContent); })"
-                + ".observe(b, {childList: true, characterData: true, subtree: true});");
-        join(browser, "pow-user");
+        // the button's text is recorded at each change from the page's start, as the page joins by itself, so that
+        // a check shorter than a poll is still seen
+        Browser browser = Browser.desktop();
+        browser.driver.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", """
+                window.__seen = [];
+                document.addEventListener('DOMContentLoaded', function () {
+                  var b = document.getElementById('join');
+                  new MutationObserver(function () { window.__seen.push(b.textContent); })
+                    .observe(b, {childList: true, characterData: true, subtree: true});
+                });"""));
+        onPage(browser, productId);
         browser.awaitText("#available-heading", "It's your turn");
         @SuppressWarnings("unchecked")
         List<String> seen = (List<String>) browser.script("return window.__seen;");
@@ -188,11 +233,40 @@ class WaitingPageBrowserTests extends StackTests {
     }
 
     @Test
+    void aVisitorJoinsWithoutTypingAnythingKeepsThePlaceOnAReloadAndAnotherBrowserGetsAPlaceOfItsOwn() {
+        long productId = queue(1, 120, 5);
+        visitorAhead(productId, "AVAILABLE");
+        Browser first = joined(productId);
+        first.awaitText("#position", "You are number 1 in line. Nobody is ahead of you.");
+        assertThat(first.script("return document.querySelectorAll('input, textarea').length;")).isEqualTo(0L);
+        String token = savedToken(first, productId);
+        String userId = savedUserId(first, productId);
+        assertThat(userId).matches("[A-Za-z0-9_-]{22}");
+
+        first.driver.navigate().refresh();
+        first.awaitText("#position", "You are number 1 in line.");
+        assertThat(shownPosition(first)).isEqualTo(1);
+        assertThat(savedToken(first, productId)).isEqualTo(token);
+        assertThat(savedUserId(first, productId)).isEqualTo(userId);
+        Reply status = this.stack.status(productId, token);
+        assertThat(status.text("status")).isEqualTo("WAITING");
+        assertThat(status.json().get("position").asLong()).isEqualTo(1);
+
+        // another browser, another profile: nothing of the first one's place, a place of its own behind it
+        Browser second = joined(productId);
+        second.awaitText("#position", "You are number 2 in line. 1 person is ahead of you.");
+        assertThat(savedToken(second, productId)).isNotEqualTo(token);
+        assertThat(savedUserId(second, productId)).isNotEqualTo(userId).matches("[A-Za-z0-9_-]{22}");
+        assertThat(shownPosition(second)).isEqualTo(2);
+        assertThat(first.text("#position")).startsWith("You are number 1 in line.");
+    }
+
+    @Test
     void aReloadKeepsThePlaceAndLeavingGivesItUp() {
         long productId = queue(1, 120, 5);
-        enterAndAwait(productId, "holder", "AVAILABLE");
-        enterAndAwait(productId, "before-me", "WAITING");
-        Browser browser = joined(productId, "reloader");
+        visitorAhead(productId, "AVAILABLE");
+        visitorAhead(productId, "WAITING");
+        Browser browser = joined(productId);
         browser.awaitText("#position", "You are number 2 in line.");
         String token = savedToken(browser, productId);
         assertThat(token).isNotBlank();
@@ -204,22 +278,29 @@ class WaitingPageBrowserTests extends StackTests {
 
         browser.find("#leave").click();
         browser.awaitText("#notice", "You left the line and gave up your place.");
-        assertThat(browser.visible("#user-id")).isTrue();
+        assertThat(browser.text("#join")).isEqualTo("Join the line");
         assertThat(savedToken(browser, productId)).isNull();
         assertThat(this.stack.status(productId, token).text("status")).isEqualTo("EXPIRED");
         browser.screenshot("6-left");
 
+        // having left, a reload offers to join again rather than joining by itself
         browser.driver.navigate().refresh();
-        browser.await("the join form after a reload", d -> browser.visible("#user-id"));
+        browser.await("the join button after a reload", d -> browser.visible("#join")
+                && browser.find("#join").isEnabled() && browser.text("#join").equals("Join the line"));
+        assertThat(savedToken(browser, productId)).isNull();
+
+        browser.find("#join").click();
+        browser.awaitText("#position", "You are number 2 in line.");
+        assertThat(savedToken(browser, productId)).isNotEqualTo(token);
     }
 
     @Test
     void soldOutIsSaidAtOnceToAnAdmittedPersonWhoKeepsTheTurnAndBooksWhenTicketsComeBack() {
         long productId = queue(5, 120, 1);
-        Browser browser = joined(productId, "too-late");
+        Browser browser = joined(productId);
         browser.awaitText("#available-heading", "It's your turn");
         // someone else admitted at the same time books the last ticket: the page says so without being asked
-        String quicker = enterAndAwait(productId, "quicker", "AVAILABLE");
+        String quicker = visitorAhead(productId, "AVAILABLE");
         assertThat(this.stack.book(productId, quicker).status()).isEqualTo(201);
         browser.awaitText("#available-heading", "Sold out for now");
         assertThat(browser.text("#available-text")).contains("Your turn is kept");
@@ -243,7 +324,7 @@ class WaitingPageBrowserTests extends StackTests {
     void aBookingRefusedAsSoldOutBeforeThePageHeardOfItKeepsTheTurn() {
         long productId = queue(5, 120, 1);
         // a browser whose polls go unanswered once admitted: the counter tells it first
-        Browser browser = joinedPolling(productId, "too-late");
+        Browser browser = joinedPolling(productId);
         browser.awaitText("#available-heading", "It's your turn");
         browser.script("""
                 const real = window.fetch;
@@ -251,7 +332,7 @@ class WaitingPageBrowserTests extends StackTests {
                   if (String(url).includes('/entries/') && (!init || init.method === 'GET')) return new Promise(() => {});
                   return real.apply(this, arguments);
                 };""");
-        String quicker = enterAndAwait(productId, "quicker", "AVAILABLE");
+        String quicker = visitorAhead(productId, "AVAILABLE");
         assertThat(this.stack.book(productId, quicker).status()).isEqualTo(201);
 
         browser.find("#book").click();
@@ -263,13 +344,12 @@ class WaitingPageBrowserTests extends StackTests {
     @Test
     void aKoreanBrowserGetsThePageInKoreanAndTheSwitchTurnsItToEnglishForGood() {
         long productId = queue(1, 120, 5);
-        enterAndAwait(productId, "ko-holder", "AVAILABLE");
+        visitorAhead(productId, "AVAILABLE");
         Browser browser = onPage(Browser.desktop("ko-KR,ko"), productId);
         browser.awaitText("h1", "상품 " + productId + " 대기실");
-        assertThat(browser.text("#join-heading")).isEqualTo("대기열에 들어가기");
-        assertThat(browser.text("#join")).isEqualTo("대기열 들어가기");
+        assertThat(browser.script("return document.getElementById('join-heading').textContent;"))
+            .isEqualTo("대기열에 들어가기");
 
-        join(browser, "hangul");
         browser.awaitText("#position", "현재 대기 순번은 1번입니다. 내 앞에 아무도 없습니다.");
         assertThat(browser.text("#waiting-heading")).isEqualTo("대기 중");
         assertThat(browser.text("#eta")).startsWith("예상 대기 시간");
@@ -288,11 +368,9 @@ class WaitingPageBrowserTests extends StackTests {
     @Test
     void anEnglishBrowserGetsThePageInEnglishAndTheSwitchTurnsItToKorean() {
         long productId = queue(1, 120, 5);
-        String holder = enterAndAwait(productId, "en-holder", "AVAILABLE");
+        String holder = visitorAhead(productId, "AVAILABLE");
         Browser browser = onPage(Browser.desktop("en-US,en"), productId);
         browser.awaitText("h1", "Waiting room for product " + productId);
-        assertThat(browser.text("#join")).isEqualTo("Join");
-        join(browser, "latin");
         browser.awaitText("#position", "You are number 1 in line. Nobody is ahead of you.");
 
         browser.find("nav.languages a[lang=ko]").click();
@@ -309,7 +387,7 @@ class WaitingPageBrowserTests extends StackTests {
     @Test
     void aLineSoldOutKeepsThePlaceAndMovesAgainWhenTicketsComeBack() {
         long productId = queue(1, 120, 0);
-        Browser browser = joined(productId, "hopeful");
+        Browser browser = joined(productId);
         browser.awaitText("#other-status", "Sold out for now: every ticket is taken. You keep your place");
         assertThat(this.stack.status(productId, savedToken(browser, productId)).text("status")).isEqualTo("SOLD_OUT");
         browser.screenshot("7b-sold-out-for-now");
@@ -325,8 +403,8 @@ class WaitingPageBrowserTests extends StackTests {
     @Test
     void thePageFollowsItsPlaceByItsEventStreamNotByPolls() {
         long productId = queue(1, 120, 5);
-        String holder = enterAndAwait(productId, "stream-holder", "AVAILABLE");
-        Browser browser = joined(productId, "streamer");
+        String holder = visitorAhead(productId, "AVAILABLE");
+        Browser browser = joined(productId);
         browser.awaitText("#position", "You are number 1 in line.");
         browser.script("""
                 window.statusPolls = 0;
@@ -346,9 +424,9 @@ class WaitingPageBrowserTests extends StackTests {
     @Test
     void aBusyServiceIsSaidInPlainWordsWhileThePlaceIsKept() {
         long productId = queue(1, 120, 5);
-        enterAndAwait(productId, "busy-holder", "AVAILABLE");
+        visitorAhead(productId, "AVAILABLE");
         // a browser whose polls can be answered as a busy server would
-        Browser browser = joinedPolling(productId, "patient");
+        Browser browser = joinedPolling(productId);
         browser.awaitText("#position", "You are number 1 in line.");
 
         // The stack cannot be made to shed polls without disturbing other tests, so the page's own fetch answers
@@ -375,11 +453,89 @@ class WaitingPageBrowserTests extends StackTests {
     }
 
     @Test
+    void aLinkWithThePassTheShopSignedJoinsAsItsSubjectAndLeavesNoPassInTheAddressBar() throws JOSEException {
+        ECKey shop = new ECKeyGenerator(Curve.P_256).keyID("shop-page").generate();
+        long productId = ownProduct();
+        configure(productId, 1, 120, "\"identity\":\"pass\",\"passKeys\":["
+                + JsonMapper.shared().writeValueAsString(shop.toPublicJWK().toJSONObject()) + "]");
+        assertThat(this.stack.setStock(productId, 1).status()).isEqualTo(200);
+
+        // without the shop's link the page cannot join, and says where to go
+        Browser stranger = onPage(Browser.desktop(), productId);
+        stranger.awaitText("#notice", "This line is for people the shop invited: open the link the shop sent you.");
+        assertThat(stranger.visible("#join")).as("no button that could only be refused").isFalse();
+        assertThat(savedToken(stranger, productId)).isNull();
+        // nor with a pass that has expired
+        stranger.open("about:blank");
+        stranger.open(page(productId) + "#pass=" + pass(shop, "member-7", productId, -120));
+        stranger.awaitText("#notice", "This link does not let you into this line, or it has expired");
+        assertThat(stranger.driver.getCurrentUrl()).doesNotContain("pass=");
+
+        String pass = pass(shop, "member-42", productId, 600);
+        Browser member = onPage(Browser.desktop(), page(productId) + "#pass=" + pass);
+        member.awaitText("#available-heading", "It's your turn");
+        assertThat(savedUserId(member, productId)).isEqualTo("member-42");
+        // read once, the pass is out of the address bar: not bookmarked, shared or synced with the page
+        assertThat(member.script("return location.hash;")).isEqualTo("");
+        assertThat(member.driver.getCurrentUrl()).isEqualTo(page(productId));
+        assertThat(member.script("return JSON.stringify(localStorage);")).asString().doesNotContain(pass);
+        // the pass names the place: the shop entering with it again is answered the same token
+        String token = savedToken(member, productId);
+        assertThat(enterWith(productId, "{\"pass\":\"" + pass + "\"}").text("token")).isEqualTo(token);
+
+        member.driver.navigate().refresh();
+        member.awaitText("#available-heading", "It's your turn");
+        assertThat(savedToken(member, productId)).isEqualTo(token);
+        member.find("#book").click();
+        member.awaitText("#done-heading", "Booked!");
+        Reply booking = this.stack.send("GET", Stack.url(this.stack.booking, "/api/v1/bookings/"
+                + member.text("#booking-id")), null, null, Map.of());
+        assertThat(booking.text("userId")).isEqualTo("member-42");
+        provokes("403");
+    }
+
+    @Test
+    void aLineOnlyTheShopEntersIsNotJoinedFromThePageWhichFollowsThePlaceTheShopHandsIt() {
+        long productId = ownProduct();
+        configure(productId, 1, 120, "\"identity\":\"visitor\"");
+        assertThat(this.stack.setStock(productId, 5).status()).isEqualTo(200);
+        // the place the shop's backend entered for its user and hands to the page (taken here while the line let
+        // visitors in; a token is the place whoever entered it)
+        String handed = visitorAhead(productId, "AVAILABLE");
+        configure(productId, 1, 120, "\"identity\":\"trusted\"");
+        await().atMost(Stack.ANSWER_WITHIN).until(() -> enterWith(productId, "{}").status() == 401);
+
+        Browser stranger = onPage(Browser.desktop(), productId);
+        stranger.awaitText("#notice", "This line is joined from the shop's site");
+        assertThat(stranger.visible("#join")).as("no button that could only be refused").isFalse();
+        assertThat(savedToken(stranger, productId)).isNull();
+        stranger.screenshot("1-from-shop");
+
+        Browser customer = onPage(Browser.desktop(), page(productId) + "#token=" + handed);
+        customer.awaitText("#available-heading", "It's your turn");
+        assertThat(savedToken(customer, productId)).isEqualTo(handed);
+        assertThat(customer.driver.getCurrentUrl()).isEqualTo(page(productId));
+        customer.driver.navigate().refresh();
+        customer.awaitText("#available-heading", "It's your turn");
+        provokes("401");
+    }
+
+    /** A pass the shop's backend signs for its user: sub, product and exp, as PassVerifier takes them. */
+    private static String pass(ECKey key, String userId, long productId, int expiresInSeconds) throws JOSEException {
+        JWTClaimsSet claims = new JWTClaimsSet.Builder().subject(userId)
+            .claim("product", productId)
+            .expirationTime(new Date(System.currentTimeMillis() + expiresInSeconds * 1000L))
+            .build();
+        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.ES256).keyID(key.getKeyID()).build(), claims);
+        jwt.sign(new ECDSASigner(key));
+        return jwt.serialize();
+    }
+
+    @Test
     void onAPhoneNothingScrollsSideways() {
         long productId = queue(1, 120, 5);
-        String holder = enterAndAwait(productId, "phone-holder", "AVAILABLE");
+        String holder = visitorAhead(productId, "AVAILABLE");
         Browser browser = onPage(Browser.phone(), productId);
-        join(browser, "someone-with-a-rather-long-user-id@example.com");
         browser.awaitText("#position", "You are number 1 in line.");
         assertNoSidewaysScroll(browser);
         browser.screenshot("9-phone-waiting");

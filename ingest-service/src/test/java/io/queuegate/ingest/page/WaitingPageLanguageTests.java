@@ -42,14 +42,14 @@ class WaitingPageLanguageTests extends IngestHttpTestSupport {
         assertThat(korean.headers().firstValue("Vary")).hasValueSatisfying((vary) -> assertThat(vary)
             .containsIgnoringCase("Accept-Language"));
         assertThat(korean.body()).contains("<html lang=\"ko\">", "<title>대기실</title>",
-                "<label for=\"user-id\">사용자 ID</label>", "<a href=\"?lang=en\"", ">English</a>",
+                "<button id=\"join\" type=\"submit\">대기열 들어가기</button>", "<a href=\"?lang=en\"", ">English</a>",
                 "aria-current=\"true\">한국어</a>");
         assertThat(catalogue(korean).get("available.text").asString()).isEqualTo(
                 "지금 예매할 수 있습니다. 남은 시간이 끝날 때까지 차례가 유지됩니다.");
 
         HttpResponse<String> switched = page("/queues/7?lang=en", "ko-KR,ko;q=0.9");
         assertThat(switched.headers().firstValue("Content-Language")).hasValue("en");
-        assertThat(switched.body()).contains("<html lang=\"en\">", "<label for=\"user-id\">Your user ID</label>");
+        assertThat(switched.body()).contains("<html lang=\"en\">", "<button id=\"join\" type=\"submit\">Join the line</button>");
     }
 
     @Test
