@@ -20,7 +20,8 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 
 /**
  * Renders every refusal as {@code application/problem+json} with a {@code code} member: the project's own
- * {@link ApiException}s, Spring MVC's (bad JSON, wrong media type, unknown path) and a store that is down.
+ * {@link ApiException}s, Spring MVC's (bad JSON, wrong media type, unknown path) and a store that is down. No
+ * {@code detail} of Spring MVC's carries a token of the path it may quote ({@link Redaction}).
  */
 @RestControllerAdvice
 public class ApiProblemHandler extends ResponseEntityExceptionHandler {
@@ -76,10 +77,13 @@ public class ApiProblemHandler extends ResponseEntityExceptionHandler {
     protected ResponseEntity<Object> handleExceptionInternal(Exception ex, Object body, HttpHeaders headers,
             HttpStatusCode statusCode, WebRequest request) {
         ResponseEntity<Object> response = super.handleExceptionInternal(ex, body, headers, statusCode, request);
-        if (response != null && response.getBody() instanceof ProblemDetail problem
-                && (problem.getProperties() == null || !problem.getProperties().containsKey("code"))) {
-            problem.setProperty("code", ProblemCodes.forStatus(statusCode));
-            counted(problem);
+        if (response != null && response.getBody() instanceof ProblemDetail problem) {
+            // Spring MVC's sentence may quote the path ("No endpoint GET /…"), and a path may hold a token
+            problem.setDetail(Redaction.text(problem.getDetail()));
+            if (problem.getProperties() == null || !problem.getProperties().containsKey("code")) {
+                problem.setProperty("code", ProblemCodes.forStatus(statusCode));
+                counted(problem);
+            }
         }
         return response;
     }

@@ -39,9 +39,9 @@ public record Problem(HttpStatusCode status, String code, String detail, HttpHea
 
     /**
      * The problem to answer for a failure: the refusal an {@link ApiException} or a framework's
-     * {@link ErrorResponse} carries, 413 for a body past a buffer's limit, 503 for a store that failed (the client may
-     * retry: no script half-writes), null for anything else, which is the server's own fault. A future's wrappers
-     * are looked through.
+     * {@link ErrorResponse} carries (its detail with no token in it, {@link Redaction#text}), 413 for a body past a
+     * buffer's limit, 503 for a store that failed (the client may retry: no script half-writes), null for anything
+     * else, which is the server's own fault. A future's wrappers are looked through.
      */
     public static Problem of(Throwable thrown) {
         Throwable failure = thrown;
@@ -63,7 +63,8 @@ public record Problem(HttpStatusCode status, String code, String detail, HttpHea
         }
         if (failure instanceof ErrorResponse framework) {
             HttpStatusCode status = framework.getStatusCode();
-            String detail = framework.getBody().getDetail();
+            // a framework's sentence may quote the path ("No static resource …"), and a path may hold a token
+            String detail = Redaction.text(framework.getBody().getDetail());
             return new Problem(status, ProblemCodes.forStatus(status), detail != null ? detail
                     : HttpStatus.valueOf(status.value()).getReasonPhrase(), framework.getHeaders());
         }

@@ -7,6 +7,7 @@ import java.util.Map;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.admission.AdmissionProperties;
+import io.queuegate.web.ops.SendFailureLog;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -52,8 +53,11 @@ class EnterDeadLetters implements DisposableBean {
     EnterDeadLetters(KafkaProperties kafka, AdmissionProperties properties, MeterRegistry metrics) {
         this.producers = new DefaultKafkaProducerFactory<>(kafka.buildProducerProperties(), new StringSerializer(),
                 new ByteArraySerializer());
+        KafkaTemplate<String, byte[]> template = new KafkaTemplate<>(this.producers);
+        // a dead letter that Kafka does not take is logged without its bytes, which hold the enters' tokens
+        template.setProducerListener(new SendFailureLog<>());
         // partition -1: the key (the product) picks it, so one product's dead letters stay in order
-        this.recoverer = new DeadLetterPublishingRecoverer(new KafkaTemplate<>(this.producers),
+        this.recoverer = new DeadLetterPublishingRecoverer(template,
                 (record, ex) -> new TopicPartition(properties.deadLetterTopic(), -1));
         this.recoverer.excludeHeader(HeadersToAdd.EX_STACKTRACE);
         this.recoverer.setWaitForSendResultTimeout(Duration.ofSeconds(10));

@@ -2,6 +2,7 @@ package io.queuegate.admission.webhook;
 
 import java.time.Duration;
 
+import io.queuegate.web.ops.SendFailureLog;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -39,9 +40,11 @@ class WebhookDeadLetters implements DisposableBean {
     WebhookDeadLetters(KafkaProperties kafka, WebhookProperties webhook) {
         this.producers = new DefaultKafkaProducerFactory<>(kafka.buildProducerProperties(),
                 new StringSerializer(), new ByteArraySerializer());
+        KafkaTemplate<String, byte[]> template = new KafkaTemplate<>(this.producers);
+        // a dead letter that Kafka does not take is logged without its bytes, which hold the admission's token
+        template.setProducerListener(new SendFailureLog<>());
         // partition -1: the key (the product) picks it, so one product's dead letters stay in order
-        DeadLetterPublishingRecoverer recoverer = new DeadLetterPublishingRecoverer(
-                new KafkaTemplate<>(this.producers),
+        DeadLetterPublishingRecoverer recoverer = new DeadLetterPublishingRecoverer(template,
                 (record, ex) -> new TopicPartition(webhook.deadLetterTopic(), -1));
         recoverer.excludeHeader(HeadersToAdd.EX_STACKTRACE);
         recoverer.setWaitForSendResultTimeout(Duration.ofSeconds(10));

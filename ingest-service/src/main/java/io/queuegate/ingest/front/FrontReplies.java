@@ -6,6 +6,7 @@ import io.queuegate.ingest.Completions;
 import io.queuegate.web.ApiException;
 import io.queuegate.web.Problem;
 import io.queuegate.web.ProblemJson;
+import io.queuegate.web.Redaction;
 import io.queuegate.web.RequestIds;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,7 +22,8 @@ import org.springframework.http.MediaType;
 /**
  * The front's answers, written as WebFlux writes them: JSON bodies by the service's own {@link JsonMapper}, refusals
  * as the same {@link Problem}, written as Spring's {@code ProblemDetail} ({@code application/problem+json} with a
- * {@code code}, counted in {@code queuegate.problems}), and the request id echoed in {@code X-Request-Id}.
+ * {@code code}, counted in {@code queuegate.problems}), and the request id echoed in {@code X-Request-Id}. What it
+ * logs names the path with its token redacted ({@link Redaction}).
  */
 public final class FrontReplies {
 
@@ -55,17 +57,17 @@ public final class FrontReplies {
         Throwable cause = Completions.cause(failure);
         if (cause instanceof AbortedException) {
             // the client closed the connection before its answer: nobody is left to answer, and nothing failed here
-            log.debug("{} {}: the client left before its answer", request.method(), pathOf(request.uri()));
+            log.debug("{} {}: the client left before its answer", request.method(), Redaction.path(request.uri()));
             return Mono.empty();
         }
         Problem problem = Problem.of(cause);
         if (problem == null) {
-            log.error("{} {} failed", request.method(), pathOf(request.uri()), cause);
+            log.error("{} {} failed", request.method(), Redaction.path(request.uri()), cause);
             problem = Problem.internal();
         }
         else if (problem.status().is5xxServerError()) {
-            log.warn("{} {} answered {}: {}", request.method(), pathOf(request.uri()), problem.status().value(),
-                    cause.toString());
+            log.warn("{} {} answered {}: {}", request.method(), Redaction.path(request.uri()),
+                    problem.status().value(), Redaction.text(cause.toString()));
         }
         return problem(request, response, requestId, problem);
     }

@@ -16,6 +16,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.queuegate.ingest.EntriesPaths;
 import io.queuegate.web.ApiException;
 import io.queuegate.web.ProblemCodes;
+import io.queuegate.web.Redaction;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
@@ -24,6 +25,8 @@ import reactor.netty.http.server.HttpServer;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
 import reactor.netty.http.server.HttpServerRoutes;
+import reactor.netty.http.server.logging.AccessLog;
+import reactor.netty.http.server.logging.AccessLogArgProvider;
 
 import org.springframework.http.HttpStatus;
 
@@ -38,6 +41,12 @@ import org.springframework.http.HttpStatus;
  * (docs/BENCHMARKS.md, "The HTTP stack"). Boot still starts, ports and gracefully stops the server.
  */
 public final class IngestFront {
+
+    /**
+     * Whether Reactor Netty's access log is on: off unless the JVM is started with
+     * {@code -Dreactor.netty.http.server.accessLogEnabled=true}. On, its lines are {@link #accessLogEntry}'s.
+     */
+    private static final boolean ACCESS_LOG = Boolean.getBoolean("reactor.netty.http.server.accessLogEnabled");
 
     /** The probes, answered past every cap. */
     private static final Set<String> PROBES = Set.of("/livez", "/readyz");
@@ -88,12 +97,13 @@ public final class IngestFront {
     }
 
     /**
-     * The server's settings: its event loops ({@link FrontLoops}), the idle timeout, and on each new connection its
-     * caps and deadlines.
+     * The server's settings: its event loops ({@link FrontLoops}), the idle timeout, the access log's lines when it
+     * is on ({@link #accessLogEntry}), and on each new connection its caps and deadlines.
      */
     HttpServer configure(HttpServer server) {
         return server.runOn(this.loops.loops())
             .idleTimeout(this.properties.idleTimeout())
+            .accessLog(ACCESS_LOG, IngestFront::accessLogEntry)
             .doOnChannelInit((observer, channel, remote) -> {
                 this.limits.opened(channel);
                 RequestDeadlines deadlines = new RequestDeadlines(this.properties.headerTimeout().toNanos(),
@@ -182,6 +192,18 @@ public final class IngestFront {
         InetAddress client = this.clients.clientOf(remote.getAddress(),
                 request.requestHeaders().getAll(ClientAddresses.FORWARDED_FOR));
         return this.perClient.refusal(kind, client);
+    }
+
+    /**
+     * A line of the access log, in Reactor Netty's own format but with the path as {@link Redaction#path} gives it: a
+     * poll's or a stream's token replaced, the query left off.
+     */
+    static AccessLog accessLogEntry(AccessLogArgProvider entry) {
+        String client = entry.remoteAddress() instanceof InetSocketAddress address ? address.getHostString() : "-";
+        return AccessLog.create("{} - {} [{}] \"{} {} {}\" {} {} {}", client,
+                entry.user() != null ? entry.user() : "-", entry.zonedDateTime(), entry.method(),
+                Redaction.path(String.valueOf(entry.uri())), entry.protocol(), entry.status(),
+                entry.contentLength() > -1 ? entry.contentLength() : "-", entry.duration());
     }
 
     /** A scheduler that runs a task later on the request's own event loop (see {@link #laterOnTheLoop}). */

@@ -10,11 +10,12 @@ import org.springframework.kafka.core.KafkaAdmin;
 
 /**
  * What operators of every service get: Kafka health, trace spans that never wait on Kafka, topics replicated as the
- * cluster allows ({@link TopicReplication}), the OpenAPI description; and what every shop gets: the admission keys
- * ({@link JwksController}).
+ * cluster allows ({@link TopicReplication}), failed sends logged without the record ({@link SendFailureLog}), the
+ * OpenAPI description; and what every shop gets: the admission keys ({@link JwksController}).
  */
 @Configuration(proxyBeanMethods = false)
-@Import({ ApiDescriptionConfiguration.class, JwksController.class, TopicReplicationConfiguration.class })
+@Import({ ApiDescriptionConfiguration.class, JwksController.class, TopicReplicationConfiguration.class,
+        SendFailureLogConfiguration.class })
 public class OpsConfiguration {
 
     @Bean
