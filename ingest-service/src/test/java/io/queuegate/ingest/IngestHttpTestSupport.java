@@ -8,7 +8,9 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
+import io.queuegate.core.queue.Identity;
 import io.queuegate.core.testing.ServiceTestSupport;
 
 import org.springframework.beans.factory.annotation.Value;
@@ -35,6 +37,12 @@ public abstract class IngestHttpTestSupport extends ServiceTestSupport {
 
     public static final String TOPIC = "queuegate.entries";
 
+    /**
+     * The header the shop's backend enters its users with in a line of identity "trusted" (the one
+     * {@link #newOpenQueue} opens): its enter key.
+     */
+    public static final Map<String, String> ENTER_KEY_HEADER = Map.of("Authorization", "Bearer " + ENTER_KEY);
+
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @LocalServerPort
@@ -48,9 +56,28 @@ public abstract class IngestHttpTestSupport extends ServiceTestSupport {
      * its keys are deleted after the test.
      */
     protected long newOpenQueue(int maxActive, int admitPerSecond) {
+        return newOpenQueue(maxActive, admitPerSecond, Identity.TRUSTED);
+    }
+
+    /** The same, in this identity. */
+    protected long newOpenQueue(int maxActive, int admitPerSecond, Identity identity) {
         long product = newProduct();
-        LineFixture.openUnregistered(this.redis, product, maxActive, admitPerSecond);
+        LineFixture.openUnregistered(this.redis, product, maxActive, admitPerSecond, identity);
         return product;
+    }
+
+    /** The request with the shop's enter key, as its backend enters a user in a line of identity "trusted". */
+    public static HttpRequest.Builder withEnterKey(HttpRequest.Builder request) {
+        ENTER_KEY_HEADER.forEach(request::header);
+        return request;
+    }
+
+    /** The shop's enter of its user in this product's line: {@code {"userId": ...}} with the enter key. */
+    public static HttpRequest.Builder enterOf(int port, long product, String userId) {
+        return withEnterKey(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + port + "/api/v1/queues/" + product + "/entries"))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString("{\"userId\":\"" + userId + "\"}")));
     }
 
     /**

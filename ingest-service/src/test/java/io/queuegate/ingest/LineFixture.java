@@ -3,6 +3,7 @@ package io.queuegate.ingest;
 import java.util.List;
 import java.util.Map;
 
+import io.queuegate.core.queue.Identity;
 import io.queuegate.core.queue.Keyspace;
 import io.queuegate.core.queue.LineChunk;
 import io.queuegate.core.queue.QueueKeys;
@@ -27,11 +28,19 @@ public final class LineFixture {
     }
 
     /**
-     * Writes an open queue's settings without registering it, so that no admission worker anywhere moves its line.
+     * Writes an open queue's settings without registering it, so that no admission worker anywhere moves its line;
+     * in identity "trusted", so that a test names its users (with the enter key) and knows whom the line holds.
      */
     public static void openUnregistered(StringRedisTemplate redis, long product, int maxActive, int admitPerSecond) {
+        openUnregistered(redis, product, maxActive, admitPerSecond, Identity.TRUSTED);
+    }
+
+    /** The same, in this identity. */
+    public static void openUnregistered(StringRedisTemplate redis, long product, int maxActive, int admitPerSecond,
+            Identity identity) {
         redis.opsForHash().putAll(QueueKeys.of(product).settings(), Map.of("maxActive", Integer.toString(maxActive),
-                "admitPerSecond", Integer.toString(admitPerSecond), "entryTtlSeconds", "60", "open", "true"));
+                "admitPerSecond", Integer.toString(admitPerSecond), "entryTtlSeconds", "60", "open", "true",
+                "identity", identity.value()));
     }
 
     public static void append(StringRedisTemplate redis, long productId, List<String> userIds) {

@@ -23,7 +23,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * An honest line through the three services, the broker and Redis: an ETA that follows the pace admissions are
- * actually made at, sold out, places released when their users stop polling, and the queue settings for them.
+ * actually made at, sold out, places released when their users stop polling, and the queue settings for them. The
+ * lines are of the default identity: visitors, who enter with nothing and whose ids the server makes.
  */
 class HonestLineSystemTests extends StackTests {
 
@@ -78,14 +79,14 @@ class HonestLineSystemTests extends StackTests {
     void whenCapacityLimitsAdmissionTheEtaFirstShownIsCloseToTheWait() {
         // 5 places, each held 2 s (nobody books, entries expire), while the rate would allow 100 a second
         long productId = queue("{\"maxActive\":5,\"admitPerSecond\":100,\"entryTtlSeconds\":2,\"open\":true}");
-        entered(productId, numbered("early", 80));
+        visited(productId, 80);
         // the pace is measured once the line has moved for a while
         await().atMost(Duration.ofSeconds(60)).until(() -> !queueInfo(productId).get("pace").isNull());
         assertThat(queueInfo(productId).get("pace").asDouble()).isBetween(2.0, 3.0);
 
         Map<String, FirstShown> shown = new LinkedHashMap<>();
         for (int i = 0; i < 20; i++) {
-            String token = entered(productId, "late-" + i);
+            String token = visited(productId);
             FirstShown first = firstShown(productId, token);
             assertThat(first.status()).isEqualTo("WAITING");
             shown.put(token, first);
@@ -109,7 +110,7 @@ class HonestLineSystemTests extends StackTests {
         // 5 places, each held 2 s: the line moves at 2.5 a second while the rate would allow 100
         long productId = queue("{\"maxActive\":5,\"admitPerSecond\":100,\"entryTtlSeconds\":2,\"open\":true}");
         Map<String, FirstShown> shown = new LinkedHashMap<>();
-        List<String> tokens = entered(productId, numbered("first", 30));
+        List<String> tokens = visited(productId, 30);
         for (String token : tokens) {
             FirstShown first = firstShown(productId, token);
             if ("WAITING".equals(first.status())) {
@@ -141,8 +142,8 @@ class HonestLineSystemTests extends StackTests {
     void atZeroStockTheLineStopsAndSaysSoldOutAndMovesAgainWhenStockReturns() {
         long productId = queue("{\"maxActive\":1,\"admitPerSecond\":100,\"entryTtlSeconds\":60,\"open\":true}");
         assertThat(this.stack.setStock(productId, 1).status()).isEqualTo(200);
-        String buyer = entered(productId, "buyer");
-        String next = entered(productId, "next");
+        String buyer = visited(productId);
+        String next = visited(productId);
         await().atMost(Duration.ofSeconds(30)).until(() -> "AVAILABLE".equals(poll(productId, buyer)
             .get("status").asString()));
         await().atMost(Duration.ofSeconds(30)).until(() -> "WAITING".equals(poll(productId, next)
@@ -170,16 +171,16 @@ class HonestLineSystemTests extends StackTests {
         // nobody is admitted: the only place is held for an hour by the first user
         long productId = queue("{\"maxActive\":1,\"admitPerSecond\":100,\"entryTtlSeconds\":3600,\"open\":true,"
                 + "\"abandonAfterSeconds\":10}");
-        String holder = entered(productId, "holder");
+        String holder = visited(productId);
         await().atMost(Duration.ofSeconds(30)).until(() -> "AVAILABLE".equals(poll(productId, holder)
             .get("status").asString()));
-        String gone = entered(productId, "walks-away");
-        String stays = entered(productId, "stays");
+        String gone = visited(productId);
+        String stays = visited(productId);
         await().atMost(Duration.ofSeconds(30)).until(() -> poll(productId, stays).get("position").asLong() == 2);
         JsonNode told = poll(productId, stays);
         assertThat(told.get("pollAfterMs").asLong()).isLessThanOrEqualTo(10_000 / 3);
 
-        // "stays" polls as told; "walks-away" never polls again
+        // the one who stays polls as told; the one who walks away (gone) never polls again
         await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofSeconds(1))
             .until(() -> poll(productId, stays).get("position").asLong() == 1);
 
@@ -197,6 +198,7 @@ class HonestLineSystemTests extends StackTests {
         assertThat(plain.get("abandonAfterSeconds").isNull()).isTrue();
         assertThat(plain.get("pace").isNull()).isTrue();
         assertThat(plain.get("soldOut").asBoolean()).isFalse();
+        assertThat(plain.get("identity").asString()).as("the default").isEqualTo("visitor");
 
         for (String bad : List.of(
                 "{\"maxActive\":1,\"admitPerSecond\":5,\"entryTtlSeconds\":60,\"open\":false,\"maxPollsPerSecond\":0}",
@@ -230,7 +232,7 @@ class HonestLineSystemTests extends StackTests {
         long opensAt = System.currentTimeMillis() + 8_000;
         long productId = queue("{\"maxActive\":100,\"admitPerSecond\":100,\"entryTtlSeconds\":600,\"open\":true,"
                 + "\"opensAt\":" + opensAt + "}");
-        List<String> early = entered(productId, numbered("early", 12));
+        List<String> early = visited(productId, 12);
         for (String token : early) {
             await().atMost(Duration.ofSeconds(30)).until(() -> "WAITING".equals(poll(productId, token)
                 .get("status").asString()));
@@ -245,7 +247,7 @@ class HonestLineSystemTests extends StackTests {
 
         await().atMost(Duration.ofSeconds(30)).until(() -> queueInfo(productId).get("admittedTotal").asLong() == 12);
         String seed = queueInfo(productId).get("seed").asString();
-        String late = entered(productId, "late");
+        String late = visited(productId);
         await().atMost(Duration.ofSeconds(30)).until(() -> "AVAILABLE".equals(poll(productId, late)
             .get("status").asString()));
 
@@ -272,7 +274,7 @@ class HonestLineSystemTests extends StackTests {
         long productId = queue("{\"maxActive\":2,\"admitPerSecond\":100,\"entryTtlSeconds\":600,\"open\":true,"
                 + "\"opensAt\":" + opensAt + "}");
         QueueKeys keys = QueueKeys.of(productId);
-        List<String> early = entered(productId, numbered("drawn", 10));
+        List<String> early = visited(productId, 10);
         await().atMost(Duration.ofSeconds(30)).until(() -> queueInfo(productId).get("admittedTotal").asLong() == 2
                 && this.stack.redis.opsForStream().size(keys.audit()) == 0);
         List<String> drawn = byPublishedOrder(queueInfo(productId).get("seed").asString(), early);
@@ -284,7 +286,7 @@ class HonestLineSystemTests extends StackTests {
 
         this.stack.loseSale(productId);
 
-        // back where the opening put them, not in the order they entered (drawn-0 first)
+        // back where the opening put them, not in the order they entered (the first to enter first)
         await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
             .until(() -> poll(productId, drawn.getLast()).get("position").asInt() == drawn.size() - 2);
         assertThat(drawn.subList(0, 2)).allMatch((token) -> "AVAILABLE".equals(poll(productId, token)

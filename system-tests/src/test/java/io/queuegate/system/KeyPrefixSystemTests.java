@@ -91,8 +91,7 @@ class KeyPrefixSystemTests {
             List<String> tokens = new ArrayList<>();
             for (String user : users) {
                 String shared = stack.enter(p, user).text("token");
-                Stack.Reply reply = stack.send("POST", Stack.url(tenantIngest, "/api/v1/queues/" + p + "/entries"),
-                        "{\"userId\":\"" + user + "\"}", "application/json", Map.of());
+                Stack.Reply reply = stack.enter(tenantIngest, p, user);
                 assertThat(reply.status()).isEqualTo(202);
                 // one secret: the same user gets the same token from both, and it names a different place in each
                 assertThat(reply.text("token")).isEqualTo(shared);
@@ -141,7 +140,8 @@ class KeyPrefixSystemTests {
 
     private static int configure(long p, int maxActive) {
         return stack.send("PUT", Stack.url(tenantWorker, "/api/v1/queues/" + p),
-                "{\"maxActive\":%d,\"admitPerSecond\":1000,\"entryTtlSeconds\":600,\"open\":true}".formatted(maxActive),
+                ("{\"maxActive\":%d,\"admitPerSecond\":1000,\"entryTtlSeconds\":600,\"open\":true,"
+                        + "\"identity\":\"trusted\"}").formatted(maxActive),
                 "application/json", Map.of("Authorization", "Bearer " + Stack.ADMIN_TOKEN)).status();
     }
 

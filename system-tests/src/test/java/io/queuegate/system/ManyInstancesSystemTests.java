@@ -214,8 +214,7 @@ class ManyInstancesSystemTests {
 
     private String enter(ConfigurableApplicationContext ingest, long p, String user) {
         for (int attempt = 0; ; attempt++) {
-            Reply reply = this.stack.send("POST", Stack.url(ingest, "/api/v1/queues/" + p + "/entries"),
-                    "{\"userId\":\"" + user + "\"}", "application/json", Map.of());
+            Reply reply = this.stack.enter(ingest, p, user);
             if (reply.status() == 202) {
                 return reply.text("token");
             }

@@ -92,6 +92,8 @@ class OperationsSystemTests extends StackTests {
         String first = this.stack.enter(this.productId, "metrics-0").text("token");
         String second = this.stack.enter(this.productId, "metrics-1").text("token");
         this.stack.enter(this.productId, "bad user");
+        // a visitor's enter, which a line of the shop's own users refuses
+        assertThat(this.stack.visit(this.productId, "{}").status()).isEqualTo(401);
         await().atMost(Duration.ofSeconds(20))
             .until(() -> "WAITING".equals(this.stack.status(this.productId, second).text("status"))
                     && "AVAILABLE".equals(this.stack.status(this.productId, first).text("status")));
@@ -102,6 +104,7 @@ class OperationsSystemTests extends StackTests {
         String ingest = manage(this.stack.ingest, "/actuator/prometheus").response().body();
         assertThat(ingest).contains("queuegate_enters_total{outcome=\"accepted\"")
             .contains("queuegate_problems_total{code=\"invalid_request\"")
+            .contains("queuegate_enters_total{outcome=\"enter_key_required\"")
             .contains("queuegate_status_polls_total{")
             .contains("queuegate_script_seconds_count{script=\"read_status\"")
             .contains("queuegate_enter_round_seconds_count");
@@ -151,10 +154,10 @@ class OperationsSystemTests extends StackTests {
     @Test
     void aRequestIdFollowsAnEnterIntoTheLog() {
         this.productId = ownProduct();
-        this.stack.configure(this.productId, 1, 1000, 600, true);
+        this.stack.configure(this.productId, 1, 1000, 600, true, "visitor");
         String requestId = "trace-" + java.util.UUID.randomUUID();
         Reply entered = this.stack.send("POST", Stack.url(this.stack.ingest, "/api/v1/queues/" + this.productId
-                + "/entries"), "{\"userId\":\"traced\"}", "application/json", Map.of("X-Request-Id", requestId));
+                + "/entries"), "{}", "application/json", Map.of("X-Request-Id", requestId));
         assertThat(entered.status()).isEqualTo(202);
         assertThat(entered.header("X-Request-Id")).isEqualTo(requestId);
         Reply insane = this.stack.send("GET", Stack.url(this.stack.ingest, "/livez"), null, null,
@@ -205,6 +208,9 @@ class OperationsSystemTests extends StackTests {
         assertThatThrownBy(() -> this.stack.start(IngestApplication.class, IngestApplication.CONFIG_NAME,
                 "queuegate.token.secret=dev-only-token-secret-change-me"))
             .hasStackTraceContaining("QUEUE_TOKEN_SECRET must be set");
+        assertThatThrownBy(() -> this.stack.start(IngestApplication.class, IngestApplication.CONFIG_NAME,
+                "queuegate.ingest.enter-keys=" + Stack.ADMIN_TOKEN))
+            .hasStackTraceContaining("ENTER_KEY must not be the admin token");
         try (ConfigurableApplicationContext dev = this.stack.start(IngestApplication.class,
                 IngestApplication.CONFIG_NAME, "queuegate.token.secret=dev-only-token-secret-change-me",
                 "spring.profiles.active=dev")) {

@@ -26,9 +26,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Passes a shop's backend signs: an invite-only line lets in only the users it invited, with their own pass for this
- * line, and a priority pass puts its holder in the lane admitted before everyone of the general line, earlier
- * entrants included. Through ingest, Kafka, the writer, the admission worker and the booking service.
+ * Passes a shop's backend signs: a line of identity "pass" (or the older invite-only one) lets in only the users it
+ * invited, each as the subject of their own pass for this line, and a priority pass puts its holder in the lane
+ * admitted before everyone of the general line, earlier entrants included. Through ingest, Kafka, the writer, the
+ * admission worker and the booking service.
  */
 class PassSystemTests extends StackTests {
 
@@ -53,13 +54,20 @@ class PassSystemTests extends StackTests {
 
         Reply invited = enter("guest", pass(this.shop, "guest", this.productId, 60, null));
         assertThat(invited.status()).isEqualTo(202);
+        assertThat(invited.text("userId")).isEqualTo("guest");
         String token = invited.text("token");
         awaitStatus(this.productId, token, "AVAILABLE");
+        // the pass alone names its holder: the same place
+        Reply again = enter(null, pass(this.shop, "guest", this.productId, 60, null));
+        assertThat(again.status()).isEqualTo(202);
+        assertThat(again.text("token")).isEqualTo(token);
+        assertThat(again.text("userId")).isEqualTo("guest");
         // nobody refused was written: the line took the invited user only
         Reply queue = this.stack.admin("GET", "/api/v1/queues/" + this.productId);
         assertThat(queue.json().get("admittedTotal").asLong()).isEqualTo(1);
         assertThat(queue.json().get("waiting").asLong()).isZero();
         assertThat(queue.json().get("inviteOnly").asBoolean()).isTrue();
+        assertThat(queue.json().get("identity").asString()).as("invite-only is identity pass").isEqualTo("pass");
         assertThat(queue.json().get("passKeys").get(0).has("d")).isFalse();
     }
 
@@ -78,15 +86,19 @@ class PassSystemTests extends StackTests {
             assertThat(configure(Map.of("passJwksUri", "file:///etc/passwd")).status()).as("not http").isEqualTo(400);
             assertThat(configure(Map.of("passJwksUri", jwks, "passKeys",
                     List.of(this.shop.toPublicJWK().toJSONObject()))).status()).as("both").isEqualTo(400);
-            assertThat(configure(Map.of("inviteOnly", true, "passJwksUri", jwks)).status()).isEqualTo(200);
+            assertThat(configure(Map.of("identity", "pass")).status()).as("identity pass without keys")
+                .isEqualTo(400);
+            assertThat(configure(Map.of("identity", "pass", "passJwksUri", jwks)).status()).isEqualTo(200);
 
-            assertThat(enter("guest", null).text("code")).isEqualTo("pass_required");
-            assertRefused(enter("guest", pass(key("shop-2026"), "guest", this.productId, 60, null)), "another key");
-            Reply invited = enter("guest", pass(this.shop, "guest", this.productId, 60, null));
+            assertThat(enter(null, null).text("code")).isEqualTo("pass_required");
+            assertRefused(enter(null, pass(key("shop-2026"), "guest", this.productId, 60, null)), "another key");
+            Reply invited = enter(null, pass(this.shop, "guest", this.productId, 60, null));
             assertThat(invited.status()).isEqualTo(202);
+            assertThat(invited.text("userId")).isEqualTo("guest");
             awaitStatus(this.productId, invited.text("token"), "AVAILABLE");
             Reply queue = this.stack.admin("GET", "/api/v1/queues/" + this.productId);
             assertThat(queue.json().get("passJwksUri").asString()).isEqualTo(jwks);
+            assertThat(queue.json().get("identity").asString()).isEqualTo("pass");
             assertThat(queue.json().get("admittedTotal").asLong()).isEqualTo(1);
         }
         finally {
@@ -96,19 +108,20 @@ class PassSystemTests extends StackTests {
 
     @Test
     void aPriorityPassIsAdmittedBeforeEarlierGeneralEntrants() throws Exception {
-        // one place at a time, held until booked: the order of admissions is the order of the line
-        assertThat(configure(Map.of("passKeys", List.of(this.shop.toPublicJWK().toJSONObject()))).status())
-            .isEqualTo(200);
+        // one place at a time, held until booked: the order of admissions is the order of the line. A line of
+        // visitors, who enter with nothing; the pass's holders enter with the pass, as its subject
+        assertThat(configure(Map.of("identity", "visitor", "passKeys",
+                List.of(this.shop.toPublicJWK().toJSONObject()))).status()).isEqualTo(200);
         this.stack.setStock(this.productId, 100);
-        String first = entered("general-1", null);
+        String first = entered(null, null);
         awaitStatus(this.productId, first, "AVAILABLE");
-        String second = entered("general-2", null);
-        String third = entered("general-3", null);
+        String second = entered(null, null);
+        String third = entered(null, null);
         await().atMost(Stack.ANSWER_WITHIN)
             .until(() -> "2".equals(this.stack.status(this.productId, third).text("position")));
-        String vip = entered("vip-1", pass(this.shop, "vip-1", this.productId, 60, "priority"));
-        String vip2 = entered("vip-2", pass(this.shop, "vip-2", this.productId, 60, "priority"));
-        assertThat(enter("general-4", pass(this.shop, "general-4", this.productId, 60, "vip")).text("code"))
+        String vip = entered(null, pass(this.shop, "vip-1", this.productId, 60, "priority"));
+        String vip2 = entered(null, pass(this.shop, "vip-2", this.productId, 60, "priority"));
+        assertThat(enter(null, pass(this.shop, "general-4", this.productId, 60, "vip")).text("code"))
             .isEqualTo("pass_invalid");
 
         await().atMost(Stack.ANSWER_WITHIN)
@@ -134,8 +147,12 @@ class PassSystemTests extends StackTests {
                 JsonMapper.shared().writeValueAsString(settings));
     }
 
+    /** An enter naming the user and carrying the pass, each when not null; without the shop's enter key. */
     private Reply enter(String userId, String pass) {
-        Map<String, Object> body = new LinkedHashMap<>(Map.of("userId", userId));
+        Map<String, Object> body = new LinkedHashMap<>();
+        if (userId != null) {
+            body.put("userId", userId);
+        }
         if (pass != null) {
             body.put("pass", pass);
         }
@@ -145,7 +162,7 @@ class PassSystemTests extends StackTests {
 
     private String entered(String userId, String pass) {
         Reply reply = enter(userId, pass);
-        assertThat(reply.status()).as(userId).isEqualTo(202);
+        assertThat(reply.status()).as(reply.response().body()).isEqualTo(202);
         return reply.text("token");
     }
 

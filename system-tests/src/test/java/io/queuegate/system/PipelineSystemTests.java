@@ -83,17 +83,17 @@ class PipelineSystemTests extends StackTests {
 
     @Test
     void concurrentEntersGetUniquePositionsOneToN() throws Exception {
-        long productId = openQueue(1, 1000, 600);
+        // a sale's opening: visitors, each entering with an empty body and given an id of its own
+        long productId = openQueue(1, 1000, 600, "visitor");
         int users = 10_000;
         Semaphore concurrency = new Semaphore(200);
         List<Future<String>> results = new ArrayList<>();
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < users; i++) {
-                String userId = "burst-" + i;
                 results.add(pool.submit(() -> {
                     concurrency.acquire();
                     try {
-                        return entered(productId, userId);
+                        return visited(productId);
                     }
                     finally {
                         concurrency.release();
@@ -179,6 +179,33 @@ class PipelineSystemTests extends StackTests {
     }
 
     @Test
+    void aVisitorEnteringAgainWithItsTokenKeepsThePlace() {
+        long productId = openQueue(1, 1000, 600, "visitor");
+        List<String> tokens = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            tokens.add(visited(productId));
+        }
+        awaitSettled(productId, tokens);
+        Reply again = this.stack.visit(productId, "{\"token\":\"" + tokens.get(2) + "\"}");
+        assertThat(again.status()).isEqualTo(202);
+        assertThat(again.text("token")).isEqualTo(tokens.get(2));
+        String marker = visited(productId);
+        await().until(() -> "WAITING".equals(statusOf(productId, marker)));
+        assertThat(this.stack.status(productId, tokens.get(2)).json().get("position").asLong()).isEqualTo(2);
+        assertThat(this.stack.status(productId, marker).json().get("position").asLong()).isEqualTo(4);
+        assertThat(enteredTotal(productId)).isEqualTo(5);
+
+        // a visitor's line names nobody, and takes no token of another line
+        Reply named = this.stack.visit(productId, "{\"userId\":\"someone\"}");
+        assertThat(named.status()).isEqualTo(400);
+        assertThat(named.text("code")).isEqualTo("user_id_not_accepted");
+        long other = openQueue(1, 1000, 600, "visitor");
+        Reply foreign = this.stack.visit(other, "{\"token\":\"" + tokens.get(2) + "\"}");
+        assertThat(foreign.status()).isEqualTo(400);
+        assertThat(foreign.text("code")).isEqualTo("invalid_token");
+    }
+
+    @Test
     void admittedEntriesExpireAndFreeTheirSlots() {
         long productId = openQueue(2, 1000, 1);
         List<String> tokens = entered(productId, numbered("ttl", 4));
@@ -259,37 +286,51 @@ class PipelineSystemTests extends StackTests {
         long productId = openQueue(5, 1000, 600);
         String path = "/api/v1/queues/" + productId + "/entries";
         String json = "application/json";
+        // sent as the shop's backend, with the enter key: refused for what they say, whoever says it
         List<Reply> replies = List.of(
-                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{not json", json, Map.of()),
-                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":\"" + "x".repeat(65) + "\"}", json, Map.of()),
-                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":\"\"}", json, Map.of()),
-                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":\"   \"}", json, Map.of()),
-                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{}", json, Map.of()),
-                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":\"bad user/\\u0000\"}", json, Map.of()),
-                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":\"a'; DROP\"}", json, Map.of()),
-                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":[\"a\"]}", json, Map.of()),
-                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":12345}", json, Map.of()),
-                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":true}", json, Map.of()),
-                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":\"a\",\"userId\":\"b\"}", json, Map.of()),
-                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":\"a\"} {}", json, Map.of()),
-                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":12345}", json, Map.of()),
-                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":true}", json, Map.of()),
-                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":\"a\",\"userId\":\"b\"}", json, Map.of()),
-                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":\"a\"} {}", json, Map.of()),
-                this.stack.send("POST", Stack.url(this.stack.ingest, path), "", json, Map.of()),
-                this.stack.send("POST", Stack.url(this.stack.ingest, "/api/v1/queues/abc/entries"), "{\"userId\":\"a\"}", json, Map.of()),
-                this.stack.send("POST", Stack.url(this.stack.ingest, "/api/v1/queues/-1/entries"), "{\"userId\":\"a\"}", json, Map.of()),
-                this.stack.send("POST", Stack.url(this.stack.ingest, "/api/v1/queues/0/entries"), "{\"userId\":\"a\"}", json, Map.of()));
+                post(path, "{not json"),
+                post(path, "{\"userId\":\"" + "x".repeat(65) + "\"}"),
+                post(path, "{\"userId\":\"\"}"),
+                post(path, "{\"userId\":\"   \"}"),
+                post(path, "{\"userId\":\"bad user/\\u0000\"}"),
+                post(path, "{\"userId\":\"a'; DROP\"}"),
+                post(path, "{\"userId\":[\"a\"]}"),
+                post(path, "{\"userId\":12345}"),
+                post(path, "{\"userId\":true}"),
+                post(path, "{\"userId\":\"a\",\"userId\":\"b\"}"),
+                post(path, "{\"userId\":\"a\"} {}"),
+                post(path, "{\"token\":\"t\",\"userId\":\"a\"}"),
+                post(path, ""),
+                post("/api/v1/queues/abc/entries", "{\"userId\":\"a\"}"),
+                post("/api/v1/queues/-1/entries", "{\"userId\":\"a\"}"),
+                post("/api/v1/queues/0/entries", "{\"userId\":\"a\"}"),
+                // a malformed user id is refused as malformed in every identity, before the line's is asked
+                this.stack.send("POST", Stack.url(this.stack.ingest, path), "{\"userId\":\"a b\"}", json, Map.of()));
         for (Reply reply : replies) {
             assertThat(reply.status()).as(reply.response().body()).isEqualTo(400);
             assertThat(reply.header("Content-Type")).startsWith("application/problem+json");
-            assertThat(reply.text("code")).isEqualTo("invalid_request");
+            assertThat(reply.text("code")).as(reply.response().body()).isEqualTo("invalid_request");
         }
-        Reply wrongType = this.stack.send("POST", Stack.url(this.stack.ingest, path), "userId=a", "text/plain", Map.of());
+        // what the line's identity ("trusted") refuses: an enter without the key or with another, one naming nobody,
+        // a token this line did not issue
+        Map<String, String> wrongKey = Map.of("Authorization", "Bearer " + Stack.ADMIN_TOKEN);
+        Map<List<Object>, Reply> refused = Map.of(
+                List.of(401, "enter_key_required"), this.stack.send("POST", Stack.url(this.stack.ingest, path),
+                        "{\"userId\":\"a\"}", json, Map.of()),
+                List.of(401, "enter_key_invalid"), this.stack.send("POST", Stack.url(this.stack.ingest, path),
+                        "{\"userId\":\"a\"}", json, wrongKey),
+                List.of(400, "user_id_required"), post(path, "{}"),
+                List.of(400, "invalid_token"), post(path, "{\"token\":\"forged-token-abcdefghijklmnop\"}"));
+        refused.forEach((expected, reply) -> {
+            assertThat(reply.status()).as(reply.response().body()).isEqualTo(expected.get(0));
+            assertThat(reply.header("Content-Type")).startsWith("application/problem+json");
+            assertThat(reply.text("code")).isEqualTo(expected.get(1));
+        });
+        Reply wrongType = this.stack.send("POST", Stack.url(this.stack.ingest, path), "userId=a", "text/plain",
+                Stack.AS_SHOP);
         assertThat(wrongType.status()).isEqualTo(415);
         assertThat(wrongType.text("code")).isEqualTo("unsupported_media_type");
-        Reply huge = this.stack.send("POST", Stack.url(this.stack.ingest, path),
-                "{\"userId\":\"" + "a".repeat(100_000) + "\"}", json, Map.of());
+        Reply huge = post(path, "{\"userId\":\"" + "a".repeat(100_000) + "\"}");
         assertThat(huge.status()).isEqualTo(413);
         assertThat(huge.text("code")).isEqualTo("payload_too_large");
 
@@ -297,18 +338,17 @@ class PipelineSystemTests extends StackTests {
         String id = Long.toString(productId);
         for (String spelling : List.of("0x" + Long.toHexString(productId), "+" + id, "0" + id, id + ";x=1",
                 id + "%3Bx=1", "%D9%A1", "%EF%BC%91")) {
-            Reply reply = this.stack.send("POST", Stack.url(this.stack.ingest, "/api/v1/queues/" + spelling
-                    + "/entries"), "{\"userId\":\"spelled\"}", json, Map.of());
+            Reply reply = post("/api/v1/queues/" + spelling + "/entries", "{\"userId\":\"spelled\"}");
             assertThat(reply.status()).as(spelling).isEqualTo(400);
             assertThat(reply.text("code")).isEqualTo("invalid_request");
         }
         // A chunked body has no declared length; it is cut off at the limit all the same.
-        HttpRequest chunked = HttpRequest.newBuilder(URI.create(Stack.url(this.stack.ingest, path)))
+        HttpRequest.Builder chunked = HttpRequest.newBuilder(URI.create(Stack.url(this.stack.ingest, path)))
             .header("Content-Type", json)
             .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(
-                    ("{\"userId\":\"" + "a".repeat(2_000_000) + "\"}").getBytes(StandardCharsets.UTF_8))))
-            .build();
-        Reply chunkedReply = this.stack.send(chunked);
+                    ("{\"userId\":\"" + "a".repeat(2_000_000) + "\"}").getBytes(StandardCharsets.UTF_8))));
+        Stack.AS_SHOP.forEach(chunked::header);
+        Reply chunkedReply = this.stack.send(chunked.build());
         assertThat(chunkedReply.status()).isEqualTo(413);
         assertThat(chunkedReply.text("code")).isEqualTo("payload_too_large");
 
@@ -317,11 +357,17 @@ class PipelineSystemTests extends StackTests {
         assertThat(enteredTotal(productId)).isEqualTo(1);
     }
 
+    /** POSTs the JSON body to the ingest service as the shop's backend, with the enter key. */
+    private Reply post(String path, String body) {
+        return this.stack.send("POST", Stack.url(this.stack.ingest, path), body, "application/json", Stack.AS_SHOP);
+    }
+
     @Test
     void queueAdministrationNeedsTheAdminTokenAndValidSettings() {
         long productId = ownProduct();
         String url = Stack.url(this.stack.worker, "/api/v1/queues/" + productId);
-        String body = "{\"maxActive\":10,\"admitPerSecond\":5,\"entryTtlSeconds\":60,\"open\":true}";
+        String body = "{\"maxActive\":10,\"admitPerSecond\":5,\"entryTtlSeconds\":60,\"open\":true,"
+                + "\"identity\":\"trusted\"}";
         assertThat(this.stack.send("PUT", url, body, "application/json", Map.of()).status()).isEqualTo(401);
         assertThat(this.stack.send("PUT", url, body, "application/json", Map.of("Authorization", "Bearer wrong")).status())
             .isEqualTo(401);
@@ -330,7 +376,11 @@ class PipelineSystemTests extends StackTests {
         for (String bad : List.of("{\"maxActive\":0,\"admitPerSecond\":5,\"entryTtlSeconds\":60,\"open\":true}",
                 "{\"maxActive\":1,\"admitPerSecond\":-5,\"entryTtlSeconds\":60,\"open\":true}",
                 "{\"maxActive\":1,\"admitPerSecond\":5,\"entryTtlSeconds\":0,\"open\":true}",
-                "{\"maxActive\":1,\"admitPerSecond\":5,\"entryTtlSeconds\":60}", "{\"maxActive\":\"many\"}")) {
+                "{\"maxActive\":1,\"admitPerSecond\":5,\"entryTtlSeconds\":60}", "{\"maxActive\":\"many\"}",
+                "{\"maxActive\":1,\"admitPerSecond\":5,\"entryTtlSeconds\":60,\"open\":true,\"identity\":\"anyone\"}",
+                "{\"maxActive\":1,\"admitPerSecond\":5,\"entryTtlSeconds\":60,\"open\":true,\"identity\":\"pass\"}",
+                "{\"maxActive\":1,\"admitPerSecond\":5,\"entryTtlSeconds\":60,\"open\":true,\"inviteOnly\":true,"
+                        + "\"identity\":\"trusted\"}")) {
             Reply reply = this.stack.send("PUT", url, bad, "application/json", admin);
             assertThat(reply.status()).as(bad).isEqualTo(400);
             assertThat(reply.text("code")).isEqualTo("invalid_request");
@@ -340,11 +390,20 @@ class PipelineSystemTests extends StackTests {
         Reply put = this.stack.send("PUT", url, body, "application/json", admin);
         assertThat(put.status()).isEqualTo(200);
         assertThat(put.json().get("maxActive").asInt()).isEqualTo(10);
+        assertThat(put.json().get("identity").asString()).isEqualTo("trusted");
         entered(productId, numbered("admin", 3));
         await().until(() -> this.stack.send("GET", url, null, null, admin).json().get("admittedTotal").asLong() == 3);
         Reply get = this.stack.send("GET", url, null, null, admin);
         assertThat(get.json().get("active").asLong()).isEqualTo(3);
         assertThat(get.json().get("waiting").asLong()).isZero();
         assertThat(get.json().get("admitPerSecond").asInt()).isEqualTo(5);
+        assertThat(get.json().get("identity").asString()).isEqualTo("trusted");
+
+        // left out, the identity is "visitor": the server makes the ids, and the shop's key names nobody
+        String unnamed = "{\"maxActive\":10,\"admitPerSecond\":5,\"entryTtlSeconds\":60,\"open\":true}";
+        assertThat(this.stack.send("PUT", url, unnamed, "application/json", admin).json().get("identity").asString())
+            .isEqualTo("visitor");
+        await().until(() -> this.stack.enter(productId, "admin-3").status() == 400);
+        assertThat(this.stack.enter(productId, "admin-3").text("code")).isEqualTo("user_id_not_accepted");
     }
 }

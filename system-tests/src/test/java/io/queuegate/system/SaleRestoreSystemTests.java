@@ -11,9 +11,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A Redis that loses a sale gets it back from the log, through the three services: the settings, the stock as set
- * minus what was booked, the bookings and so the used tokens, the leaves, the admitted users' entries, and the line
- * in log order. The loss is made by deleting the product's keys and the lines' epoch, the Redis being shared.
+ * A Redis that loses a sale gets it back from the log, through the three services: the settings (the identity among
+ * them), the stock as set minus what was booked, the bookings and so the used tokens, the leaves, the admitted
+ * users' entries, and the line in log order. The loss is made by deleting the product's keys and the lines' epoch,
+ * the Redis being shared.
  */
 class SaleRestoreSystemTests extends StackTests {
 
@@ -50,6 +51,9 @@ class SaleRestoreSystemTests extends StackTests {
         assertThat(this.stack.redis.opsForValue().get(keys.stock())).isEqualTo("9");
         assertThat(this.stack.redis.opsForHash().keys(keys.bookings())).isEqualTo(bookingIds);
         assertThat(this.stack.redis.opsForHash().get(keys.settings(), "maxActive")).isEqualTo("2");
+        // the identity too, from the settings the sale topic holds: lost, the line would be a visitors' one
+        assertThat(this.stack.redis.opsForHash().get(keys.settings(), "identity")).isEqualTo("trusted");
+        assertThat(this.stack.admin("GET", "/api/v1/queues/" + productId).text("identity")).isEqualTo("trusted");
 
         Reply again = this.stack.book(productId, tokens.get(0));
         assertThat(again.status()).isEqualTo(403);

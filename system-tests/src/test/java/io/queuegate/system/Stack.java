@@ -54,10 +54,15 @@ final class Stack {
 
     static final String ADMIN_TOKEN = TestSecrets.random("system-test-admin-token");
     static final String TOKEN_SECRET = TestSecrets.random("system-test-token-secret");
+    /** The key the shop's backend enters its users with, in lines of identity "trusted" ({@link #configure}). */
+    static final String ENTER_KEY = TestSecrets.random("system-test-enter-key");
     static final String ENTRIES_TOPIC = "queuegate.entries";
 
     /** The header of an operator's call. */
     static final Map<String, String> AS_ADMIN = Map.of("Authorization", "Bearer " + ADMIN_TOKEN);
+
+    /** The header of the shop's backend entering one of its users: the enter key. */
+    static final Map<String, String> AS_SHOP = Map.of("Authorization", "Bearer " + ENTER_KEY);
 
     /**
      * The stack's own registry: admission workers of other runs on the shared Redis walk the default one, and one of
@@ -124,6 +129,7 @@ final class Stack {
         properties.put("spring.data.redis.port", Integer.toString(this.infrastructure.redisPort()));
         properties.put("queuegate.token.secret", TOKEN_SECRET);
         properties.put("queuegate.admin.token", ADMIN_TOKEN);
+        properties.put("queuegate.ingest.enter-keys", ENTER_KEY);
         properties.put("queuegate.queues.registry", REGISTRY);
         for (String pair : extra) {
             String[] kv = pair.split("=", 2);
@@ -275,10 +281,20 @@ final class Stack {
         }
     }
 
+    /**
+     * Creates or changes the product's queue, in identity "trusted": the tests name their users ({@link #enter}), so
+     * that they know whom the line holds, admits, books and holds.
+     */
     Reply configure(long productId, int maxActive, int admitPerSecond, int ttlSeconds, boolean open) {
+        return configure(productId, maxActive, admitPerSecond, ttlSeconds, open, "trusted");
+    }
+
+    /** The same in this identity: "visitor", "trusted" or "pass". */
+    Reply configure(long productId, int maxActive, int admitPerSecond, int ttlSeconds, boolean open,
+            String identity) {
         return send("PUT", url(this.worker, "/api/v1/queues/" + productId),
-                "{\"maxActive\":%d,\"admitPerSecond\":%d,\"entryTtlSeconds\":%d,\"open\":%b}".formatted(maxActive,
-                        admitPerSecond, ttlSeconds, open),
+                "{\"maxActive\":%d,\"admitPerSecond\":%d,\"entryTtlSeconds\":%d,\"open\":%b,\"identity\":\"%s\"}"
+                    .formatted(maxActive, admitPerSecond, ttlSeconds, open, identity),
                 "application/json", AS_ADMIN);
     }
 
@@ -292,9 +308,21 @@ final class Stack {
         return send(method, url(this.worker, path), json, json == null ? null : "application/json", AS_ADMIN);
     }
 
+    /** The shop's backend entering its user, with the enter key (a line of identity "trusted"). */
     Reply enter(long productId, String userId) {
-        return send("POST", url(this.ingest, "/api/v1/queues/" + productId + "/entries"),
-                "{\"userId\":\"" + userId + "\"}", "application/json", Map.of());
+        return enter(this.ingest, productId, userId);
+    }
+
+    /** The same at this ingest service. */
+    Reply enter(ConfigurableApplicationContext ingestService, long productId, String userId) {
+        return send("POST", url(ingestService, "/api/v1/queues/" + productId + "/entries"),
+                "{\"userId\":\"" + userId + "\"}", "application/json", AS_SHOP);
+    }
+
+    /** A visitor's enter with this body: {@code {}} the first time, {@code {"token": ...}} again. */
+    Reply visit(long productId, String body) {
+        return send("POST", url(this.ingest, "/api/v1/queues/" + productId + "/entries"), body, "application/json",
+                Map.of());
     }
 
     Reply status(long productId, String token) {

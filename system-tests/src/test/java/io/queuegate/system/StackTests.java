@@ -37,15 +37,39 @@ abstract class StackTests {
         this.products.add(productId);
     }
 
-    /** A product of this test's own with an open queue of these settings (answered 200). */
+    /**
+     * A product of this test's own with an open queue of these settings (answered 200), in identity "trusted": the
+     * test names its users ({@link #entered}).
+     */
     long openQueue(int maxActive, int admitPerSecond, int ttlSeconds) {
+        return openQueue(maxActive, admitPerSecond, ttlSeconds, "trusted");
+    }
+
+    /** The same in this identity. */
+    long openQueue(int maxActive, int admitPerSecond, int ttlSeconds, String identity) {
         long productId = ownProduct();
-        assertThat(this.stack.configure(productId, maxActive, admitPerSecond, ttlSeconds, true).status())
-            .isEqualTo(200);
+        Reply configured = this.stack.configure(productId, maxActive, admitPerSecond, ttlSeconds, true, identity);
+        assertThat(configured.status()).as(configured.response().body()).isEqualTo(200);
         return productId;
     }
 
-    /** Enters the user, who must be taken in (202); the token. */
+    /** A visitor's first enter, with an empty body, which must be taken in (202); the token. */
+    String visited(long productId) {
+        Reply reply = this.stack.visit(productId, "{}");
+        assertThat(reply.status()).as(reply.response().body()).isEqualTo(202);
+        return reply.text("token");
+    }
+
+    /** {@code count} visitors' first enters, one after the other; their tokens, in that order. */
+    List<String> visited(long productId, int count) {
+        List<String> tokens = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            tokens.add(visited(productId));
+        }
+        return tokens;
+    }
+
+    /** The shop's backend enters the user, who must be taken in (202); the token. */
     String entered(long productId, String userId) {
         Reply reply = this.stack.enter(productId, userId);
         assertThat(reply.status()).as(reply.response().body()).isEqualTo(202);

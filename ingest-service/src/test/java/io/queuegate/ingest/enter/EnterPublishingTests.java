@@ -5,6 +5,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import io.queuegate.core.queue.Identity;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.token.Token;
 import io.queuegate.core.token.TokenCodec;
@@ -35,8 +37,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * An enter answers 202 only for an event the log holds, writes nothing for a bad request, and answers 503 quickly
- * when the log cannot be reached. Runs against an embedded KRaft broker and the real, shared Redis.
+ * An enter answers 202 only for an event the log holds, writes nothing for a bad request (nor for one its line's
+ * identity refuses), and answers 503 quickly when the log cannot be reached. Runs against an embedded KRaft broker
+ * and the real, shared Redis.
  */
 class EnterPublishingTests extends IngestHttpTestSupport {
 
@@ -55,12 +58,14 @@ class EnterPublishingTests extends IngestHttpTestSupport {
 
     @Test
     void anAcceptedEnterIsInTheLogKeyedByProductWithTheSameToken() {
-        HttpResponse<String> response = enter(this.port, "{\"userId\":\"alice\"}", Map.of("X-Request-Id", "req-42"));
+        HttpResponse<String> response = enter(this.port, this.product, "{\"userId\":\"alice\"}",
+                keyAnd("X-Request-Id", "req-42"));
 
         assertThat(response.statusCode()).isEqualTo(202);
         JsonNode body = JsonMapper.shared().readTree(response.body());
         String token = body.get("token").asString();
         assertThat(body.get("productId").asLong()).isEqualTo(this.product);
+        assertThat(body.get("userId").asString()).isEqualTo("alice");
         assertThat(body.get("status").asString()).isEqualTo("PENDING");
         assertThat(response.headers().firstValue("Location"))
             .hasValue("/api/v1/queues/" + this.product + "/entries/" + token);
@@ -81,7 +86,7 @@ class EnterPublishingTests extends IngestHttpTestSupport {
         assertThat(entry.get("requestedAt").asLong()).isPositive();
 
         // entering again gives the same token; the line applies the second event as a no-op
-        HttpResponse<String> again = enter(this.port, "{\"userId\":\"alice\"}", Map.of());
+        HttpResponse<String> again = enter(this.port, this.product, "{\"userId\":\"alice\"}", ENTER_KEY_HEADER);
         assertThat(again.statusCode()).isEqualTo(202);
         assertThat(JsonMapper.shared().readTree(again.body()).get("token").asString()).isEqualTo(token);
         List<ConsumerRecord<String, String>> both = EnterLog.records(this.brokers, this.product);
@@ -92,43 +97,74 @@ class EnterPublishingTests extends IngestHttpTestSupport {
 
     @Test
     void concurrentEntersShareRecordsAndEachAcceptedTokenIsInTheLogOnce() throws Exception {
+        // a sale's opening: visitors, each entering with an empty body, each given an id of its own
+        long visitors = newOpenQueue(10, 10, Identity.VISITOR);
         int users = 300;
         List<Future<HttpResponse<String>>> responses = new ArrayList<>();
         try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < users; i++) {
-                String body = "{\"userId\":\"crowd-" + i + "\"}";
-                responses.add(clients.submit(() -> enter(this.port, body, Map.of())));
+                responses.add(clients.submit(() -> enter(this.port, visitors, "{}", Map.of())));
             }
         }
         Set<String> accepted = new HashSet<>();
+        Set<String> userIds = new HashSet<>();
         for (Future<HttpResponse<String>> response : responses) {
             assertThat(response.get().statusCode()).isEqualTo(202);
-            accepted.add(JsonMapper.shared().readTree(response.get().body()).get("token").asString());
+            JsonNode body = JsonMapper.shared().readTree(response.get().body());
+            accepted.add(body.get("token").asString());
+            userIds.add(body.get("userId").asString());
         }
         assertThat(accepted).hasSize(users);
+        assertThat(userIds).hasSize(users);
 
-        List<ConsumerRecord<String, String>> records = EnterLog.records(this.brokers, this.product);
+        List<ConsumerRecord<String, String>> records = EnterLog.records(this.brokers, visitors);
         List<String> logged = records.stream().flatMap((r) -> EnterLog.tokensOf(r).stream()).toList();
         assertThat(logged).hasSize(users).containsExactlyInAnyOrderElementsOf(accepted);
         // group commit: enters that arrived together went out in shared records
         assertThat(records).hasSizeLessThan(users);
-        assertThat(records).allSatisfy((r) -> assertThat(r.key()).isEqualTo(Long.toString(this.product)));
+        assertThat(records).allSatisfy((r) -> assertThat(r.key()).isEqualTo(Long.toString(visitors)));
     }
 
     @Test
     void aBadRequestWritesNothingToTheLog() {
-        String[] bad = { "{\"userId\":\"\"}", "{\"userId\":\"   \"}", "{\"userId\":\"" + "a".repeat(65) + "\"}",
-                "{\"userId\":\"has space\"}", "{\"userId\":null}", "{}", "{\"userId\":", "not json" };
-        for (String body : bad) {
-            HttpResponse<String> response = enter(this.port, body, Map.of());
-            assertThat(response.statusCode()).as(body).isEqualTo(400);
-            assertThat(JsonMapper.shared().readTree(response.body()).get("code").asString()).as(body)
-                .isEqualTo("invalid_request");
+        Map<String, String> none = Map.of();
+        Map<String, String> wrongKey = Map.of("Authorization", "Bearer " + ADMIN_TOKEN);
+        // in a line of identity "trusted": a malformed user id or body whatever the key, then a missing or wrong
+        // key, then the key without a user
+        List<Refused> trusted = List.of(
+                new Refused("{\"userId\":\"\"}", ENTER_KEY_HEADER, 400, "invalid_request"),
+                new Refused("{\"userId\":\"   \"}", ENTER_KEY_HEADER, 400, "invalid_request"),
+                new Refused("{\"userId\":\"" + "a".repeat(65) + "\"}", ENTER_KEY_HEADER, 400, "invalid_request"),
+                new Refused("{\"userId\":\"has space\"}", ENTER_KEY_HEADER, 400, "invalid_request"),
+                new Refused("{\"userId\":\"has space\"}", none, 400, "invalid_request"),
+                new Refused("{\"userId\":", ENTER_KEY_HEADER, 400, "invalid_request"),
+                new Refused("not json", ENTER_KEY_HEADER, 400, "invalid_request"),
+                new Refused("{\"userId\":\"bob\"}", none, 401, "enter_key_required"),
+                new Refused("{}", none, 401, "enter_key_required"),
+                new Refused("{\"userId\":\"bob\"}", wrongKey, 401, "enter_key_invalid"),
+                new Refused("{\"userId\":null}", ENTER_KEY_HEADER, 400, "user_id_required"),
+                new Refused("{}", ENTER_KEY_HEADER, 400, "user_id_required"),
+                new Refused("{\"token\":\"not-a-token\"}", ENTER_KEY_HEADER, 400, "invalid_token"));
+        // in a line of identity "visitor", which makes its visitors' ids
+        long visitors = newOpenQueue(10, 10, Identity.VISITOR);
+        List<Refused> visitor = List.of(
+                new Refused("{\"userId\":\"has space\"}", none, 400, "invalid_request"),
+                new Refused("{\"userId\":\"" + "a".repeat(65) + "\"}", none, 400, "invalid_request"),
+                new Refused("not json", none, 400, "invalid_request"),
+                new Refused("{\"userId\":\"bob\"}", none, 400, "user_id_not_accepted"),
+                new Refused("{\"userId\":\"bob\"}", ENTER_KEY_HEADER, 400, "user_id_not_accepted"),
+                new Refused("{\"token\":\"not-a-token\"}", none, 400, "invalid_token"));
+        for (Refused refused : trusted) {
+            refused.assertAnswered(enter(this.port, this.product, refused.body(), refused.headers()));
+        }
+        for (Refused refused : visitor) {
+            refused.assertAnswered(enter(this.port, visitors, refused.body(), refused.headers()));
         }
 
         // the longest valid id is accepted, and its event is the only one of this product in the log
         String longest = "b".repeat(64);
-        HttpResponse<String> valid = enter(this.port, "{\"userId\":\"" + longest + "\"}", Map.of());
+        HttpResponse<String> valid = enter(this.port, this.product, "{\"userId\":\"" + longest + "\"}",
+                ENTER_KEY_HEADER);
         assertThat(valid.statusCode()).isEqualTo(202);
         String token = JsonMapper.shared().readTree(valid.body()).get("token").asString();
 
@@ -137,6 +173,11 @@ class EnterPublishingTests extends IngestHttpTestSupport {
         JsonNode entry = JsonMapper.shared().readTree(records.getFirst().value()).get("entries").get(0);
         assertThat(entry.get("token").asString()).isEqualTo(token);
         assertThat(entry.get("userId").asString()).isEqualTo(longest);
+        // and a visitor's first enter is the only one of the visitors' line
+        HttpResponse<String> first = enter(this.port, visitors, "{}", Map.of());
+        assertThat(first.statusCode()).isEqualTo(202);
+        assertThat(EnterLog.tokens(this.brokers, visitors))
+            .containsExactly(JsonMapper.shared().readTree(first.body()).get("token").asString());
     }
 
     @Test
@@ -150,7 +191,8 @@ class EnterPublishingTests extends IngestHttpTestSupport {
 
             for (int attempt = 0; attempt < 2; attempt++) {
                 long started = System.nanoTime();
-                HttpResponse<String> response = enter(port, "{\"userId\":\"bob-" + attempt + "\"}", Map.of());
+                HttpResponse<String> response = enter(port, this.product, "{\"userId\":\"bob-" + attempt + "\"}",
+                        ENTER_KEY_HEADER);
                 Duration took = Duration.ofNanos(System.nanoTime() - started);
 
                 assertThat(response.statusCode()).as("attempt %d", attempt).isEqualTo(503);
@@ -168,12 +210,30 @@ class EnterPublishingTests extends IngestHttpTestSupport {
         assertThat(EnterLog.records(this.brokers, this.product)).isEmpty();
     }
 
-    private HttpResponse<String> enter(int port, String body, Map<String, String> headers) {
+    private HttpResponse<String> enter(int port, long product, String body, Map<String, String> headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + port + "/api/v1/queues/" + this.product + "/entries"))
+                URI.create("http://127.0.0.1:" + port + "/api/v1/queues/" + product + "/entries"))
             .header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofString(body));
         headers.forEach(request::header);
         return send(request);
+    }
+
+    /** The enter key's header and one more. */
+    private static Map<String, String> keyAnd(String name, String value) {
+        Map<String, String> headers = new HashMap<>(ENTER_KEY_HEADER);
+        headers.put(name, value);
+        return headers;
+    }
+
+    /** An enter that must be refused, with this status and problem code. */
+    private record Refused(String body, Map<String, String> headers, int status, String code) {
+
+        void assertAnswered(HttpResponse<String> response) {
+            String what = this.body + " " + this.headers.keySet();
+            assertThat(response.statusCode()).as(what).isEqualTo(this.status);
+            assertThat(JsonMapper.shared().readTree(response.body()).get("code").asString()).as(what)
+                .isEqualTo(this.code);
+        }
     }
 }

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
 
+import io.queuegate.core.queue.Identity;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.token.TokenCodec;
 import io.queuegate.ingest.IngestHttpTestSupport;
@@ -20,7 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A line that asks for proof of work, through the service: the challenge, enters without, with a good, a replayed,
- * another user's and a malformed proof, and what reached the log.
+ * another user's and a malformed proof, and what reached the log; and a challenge fetched for anyone, which pays for
+ * one enter of a visitor, whose id does not exist before it enters.
  */
 class ProofOfWorkHttpTests extends IngestHttpTestSupport {
 
@@ -30,6 +32,47 @@ class ProofOfWorkHttpTests extends IngestHttpTestSupport {
     void openQueueWithProofOfWork() {
         this.product = newOpenQueue(1, 1);
         this.redis.opsForHash().put(QueueKeys.of(this.product).settings(), "challengeMaxNumber", "2000");
+    }
+
+    @Test
+    void aChallengeFetchedForAnyonePaysForOneEnterOfAVisitor() {
+        long visitors = newOpenQueue(1, 1, Identity.VISITOR);
+        this.redis.opsForHash().put(QueueKeys.of(visitors).settings(), "challengeMaxNumber", "2000");
+
+        HttpResponse<String> none = enter(visitors, "{}", false);
+        assertThat(none.statusCode()).isEqualTo(403);
+        assertThat(json(none).get("code").asString()).isEqualTo("proof_required");
+        // one fetched for a named user is not a visitor's: its id did not exist when it was fetched
+        String named = solve(json(get(this.port, "/api/v1/queues/" + visitors + "/challenge?userId=alice")));
+        assertThat(json(enter(visitors, "{\"proof\":\"" + named + "\"}", false)).get("code").asString())
+            .isEqualTo("proof_invalid");
+
+        HttpResponse<String> fetched = get(this.port, "/api/v1/queues/" + visitors + "/challenge");
+        assertThat(fetched.statusCode()).isEqualTo(200);
+        String anyones = solve(json(fetched));
+        HttpResponse<String> entered = enter(visitors, "{\"proof\":\"" + anyones + "\"}", false);
+        assertThat(entered.statusCode()).isEqualTo(202);
+        String token = json(entered).get("token").asString();
+        HttpResponse<String> replayed = enter(visitors, "{\"proof\":\"" + anyones + "\"}", false);
+        assertThat(replayed.statusCode()).isEqualTo(403);
+        assertThat(json(replayed).get("code").asString()).isEqualTo("proof_invalid");
+        // entering again with the token keeps the place the proof paid for, without another
+        HttpResponse<String> again = enter(visitors, "{\"token\":\"" + token + "\"}", false);
+        assertThat(again.statusCode()).isEqualTo(202);
+        assertThat(json(again).get("token").asString()).isEqualTo(token);
+
+        // one solution, one place: the log holds the visitor's token alone, of its enter and of its enter again
+        assertThat(EnterLog.tokens(this.brokers, visitors)).containsExactly(token, token);
+    }
+
+    @Test
+    void aChallengeFetchedForAnyonePaysForANamedUsersEnterOnce() {
+        String anyones = solve(json(get(this.port, "/api/v1/queues/" + this.product + "/challenge")));
+
+        assertThat(enter("bob", anyones).statusCode()).isEqualTo(202);
+        HttpResponse<String> replayed = enter("carol", anyones);
+        assertThat(replayed.statusCode()).isEqualTo(403);
+        assertThat(json(replayed).get("code").asString()).isEqualTo("proof_invalid");
     }
 
     @Test
@@ -69,9 +112,12 @@ class ProofOfWorkHttpTests extends IngestHttpTestSupport {
         assertThat(challengeAnswer("alice").headers().firstValue("Cache-Control")).hasValueSatisfying(
                 (value) -> assertThat(value).contains("no-store"));
 
-        HttpResponse<String> noUser = get(this.port, "/api/v1/queues/" + this.product + "/challenge");
-        assertThat(noUser.statusCode()).isEqualTo(400);
-        assertThat(json(noUser).get("code").asString()).isEqualTo("invalid_request");
+        HttpResponse<String> anyone = get(this.port, "/api/v1/queues/" + this.product + "/challenge");
+        assertThat(anyone.statusCode()).isEqualTo(200);
+        assertThat(json(anyone).get("salt").asString()).contains("product=" + this.product).doesNotContain("alice");
+        HttpResponse<String> badUser = get(this.port, "/api/v1/queues/" + this.product + "/challenge?userId=a%20b");
+        assertThat(badUser.statusCode()).isEqualTo(400);
+        assertThat(json(badUser).get("code").asString()).isEqualTo("invalid_request");
         HttpResponse<String> noQueue = get(this.port, "/api/v1/queues/" + (this.product + 1_000_000_000L)
                 + "/challenge?userId=alice");
         assertThat(noQueue.statusCode()).isEqualTo(404);
@@ -107,13 +153,19 @@ class ProofOfWorkHttpTests extends IngestHttpTestSupport {
         }
     }
 
+    /** The shop's backend entering its user in the product's line. */
     private HttpResponse<String> enter(String userId, String proof) {
         String body = proof == null ? "{\"userId\":\"" + userId + "\"}"
                 : "{\"userId\":\"" + userId + "\",\"proof\":\"" + proof + "\"}";
-        return send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + this.port + "/api/v1/queues/" + this.product + "/entries"))
+        return enter(this.product, body, true);
+    }
+
+    private HttpResponse<String> enter(long product, String body, boolean withEnterKey) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + this.port + "/api/v1/queues/" + product + "/entries"))
             .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(body)));
+            .POST(HttpRequest.BodyPublishers.ofString(body));
+        return send(withEnterKey ? withEnterKey(request) : request);
     }
 
     private static String base64(String text) {

@@ -40,6 +40,18 @@ class ProofOfWorkTests {
     }
 
     @Test
+    void aChallengeForAnyonePaysForOneEnterOfWhoeverSolvedIt() {
+        String proof = solved(this.proofOfWork, 42, ProofOfWork.ANYONE);
+        assertRefused(() -> this.proofOfWork.spend(43, null, proof), "proof_invalid");
+        this.proofOfWork.spend(42, null, proof);
+        assertRefused(() -> this.proofOfWork.spend(42, "bob", proof), "proof_invalid");
+        this.proofOfWork.spend(42, "bob", solved(this.proofOfWork, 42, ProofOfWork.ANYONE));
+        // one fetched for a named user is not a visitor's, whose id did not exist when it was fetched
+        assertRefused(() -> this.proofOfWork.spend(42, null, solved(this.proofOfWork, 42, "alice")),
+                "proof_invalid");
+    }
+
+    @Test
     void anEnterThatFailedAfterAllGivesItsProofBack() {
         String proof = solved(this.proofOfWork, 42, "alice");
         long spent = this.proofOfWork.spend(42, "alice", proof);

@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.queuegate.core.queue.Identity;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.ingest.IngestHttpTestSupport;
 import io.queuegate.ingest.LineFixture;
@@ -38,6 +39,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * The service's one HTTP server: the front answers enters and polls on its event loops, hands everything else to
  * Spring WebFlux in the same server, and a client cannot tell the two apart by their answers. A web filter counts
  * what reaches WebFlux; a second service with the fast paths off answers everything through WebFlux, for comparison.
+ * The product's line is entered by the shop's backend (identity "trusted"); a second line of the test's own, where
+ * the server makes its visitors' ids, is entered as a browser does.
  */
 @TestPropertySource(properties = "queuegate.web.allowed-origins=http://shop.example")
 class IngestFrontTests extends IngestHttpTestSupport {
@@ -54,10 +57,13 @@ class IngestFrontTests extends IngestHttpTestSupport {
 
     private long product;
 
+    private long visitors;
+
     @BeforeEach
     void openQueue() {
         this.product = LineFixture.freeProduct(this.redis);
         LineFixture.openUnregistered(this.redis, this.product, 10, 10);
+        this.visitors = newOpenQueue(10, 10, Identity.VISITOR);
         WEBFLUX_REQUESTS.clear();
     }
 
@@ -109,6 +115,11 @@ class IngestFrontTests extends IngestHttpTestSupport {
             assertThat(poll(this.port, token).statusCode()).isEqualTo(200);
         }
         assertThat(json(poll(this.port, tokens.get(1))).get("position").asLong()).isEqualTo(3);
+        // a visitor's first enter, and one again with its token, as the waiting page sends them
+        HttpResponse<String> visitor = send(visitorEnter(this.port, "{}"));
+        assertThat(visitor.statusCode()).isEqualTo(202);
+        String visitorToken = json(visitor).get("token").asString();
+        assertThat(send(visitorEnter(this.port, "{\"token\":\"" + visitorToken + "\"}")).statusCode()).isEqualTo(202);
 
         assertThat(WEBFLUX_REQUESTS).isEmpty();
     }
@@ -119,17 +130,31 @@ class IngestFrontTests extends IngestHttpTestSupport {
         enter(this.port, "warm-up");
         String token = json(enter(webFluxPort, "polled")).get("token").asString();
         LineFixture.append(this.redis, this.product, List.of("warm-up", "polled"));
+        String visitorToken = json(send(visitorEnter(this.port, "{}"))).get("token").asString();
         String entries = "/api/v1/queues/" + this.product + "/entries";
+        String visitorEntries = "/api/v1/queues/" + this.visitors + "/entries";
         List<HttpRequest.Builder> requests = List.of(
-                post(entries, "application/json", "{\"userId\":\"alice\"}").header("X-Request-Id", "parity-1"),
-                post(entries, "application/json;charset=UTF-8", "{\"userId\":\"alice\",\"extra\":1}"),
-                post(entries, "application/json", "{\"userId\":\"has space\"}"),
-                post(entries, "application/json", "{\"userId\":null}"),
-                post(entries, "application/json", "not json"),
-                post(entries, "text/plain", "{\"userId\":\"alice\"}"),
-                post(entries, "application/json", "{\"userId\":\"" + "x".repeat(5000) + "\"}"),
-                post("/api/v1/queues/0" + this.product + "/entries", "application/json", "{\"userId\":\"alice\"}"),
-                post("/api/v1/queues/" + (this.product + 1) + "/entries", "application/json", "{\"userId\":\"a\"}"),
+                withEnterKey(post(entries, "application/json", "{\"userId\":\"alice\"}"))
+                    .header("X-Request-Id", "parity-1"),
+                withEnterKey(post(entries, "application/json;charset=UTF-8", "{\"userId\":\"alice\",\"extra\":1}")),
+                withEnterKey(post(entries, "application/json", "{\"userId\":\"has space\"}")),
+                withEnterKey(post(entries, "application/json", "{\"userId\":null}")),
+                withEnterKey(post(entries, "application/json", "{}")),
+                post(entries, "application/json", "{\"userId\":\"alice\"}"),
+                post(entries, "application/json", "{\"userId\":\"alice\"}").header("Authorization", "Bearer nope"),
+                post(entries, "application/json", "{\"token\":\"" + token + "\"}"),
+                withEnterKey(post(entries, "application/json", "not json")),
+                withEnterKey(post(entries, "text/plain", "{\"userId\":\"alice\"}")),
+                withEnterKey(post(entries, "application/json", "{\"userId\":\"" + "x".repeat(5000) + "\"}")),
+                withEnterKey(post("/api/v1/queues/0" + this.product + "/entries", "application/json",
+                        "{\"userId\":\"alice\"}")),
+                withEnterKey(post("/api/v1/queues/" + (this.product + 1) + "/entries", "application/json",
+                        "{\"userId\":\"a\"}")),
+                post(visitorEntries, "application/json", "{\"token\":\"" + visitorToken + "\"}"),
+                post(visitorEntries, "application/json", "{\"token\":\"" + token + "\"}"),
+                post(visitorEntries, "application/json", "{\"token\":\"" + visitorToken + "\",\"userId\":\"a\"}"),
+                post(visitorEntries, "application/json", "{\"userId\":\"alice\"}"),
+                withEnterKey(post(visitorEntries, "application/json", "{\"userId\":\"alice\"}")),
                 request(entries + "/" + token, "GET"),
                 request(entries + "/" + token + "?cache=no", "GET"),
                 request(entries + "/not-a-token", "GET"),
@@ -155,12 +180,24 @@ class IngestFrontTests extends IngestHttpTestSupport {
                 assertThat(frontBody.get("code").asString()).as(what).isNotBlank();
             }
             else {
-                for (String field : List.of("token", "productId", "status", "position", "expiresAt")) {
+                for (String field : List.of("token", "userId", "productId", "status", "position", "expiresAt")) {
                     assertThat(frontBody.get(field)).as(what + " " + field).isEqualTo(webFluxBody.get(field));
                 }
             }
         }
-        HttpResponse<String> echoed = send(post(entries, "application/json", "{\"userId\":\"bob\"}")
+        // a visitor's first enter: each is given an id and a place of its own, answered alike
+        HttpResponse<String> front = send(visitorEnter(this.port, "{}"));
+        HttpResponse<String> webFlux = send(visitorEnter(webFluxPort, "{}"));
+        assertThat(front.statusCode()).isEqualTo(webFlux.statusCode()).isEqualTo(202);
+        assertThat(mediaType(front)).isEqualTo(mediaType(webFlux));
+        assertThat(json(front).propertyNames()).containsExactlyInAnyOrderElementsOf(json(webFlux).propertyNames());
+        assertThat(json(front).get("userId").asString()).isNotEqualTo(json(webFlux).get("userId").asString());
+        assertThat(front.headers().firstValue("Location"))
+            .hasValue(visitorEntries + "/" + json(front).get("token").asString());
+        assertThat(webFlux.headers().firstValue("Location"))
+            .hasValue(visitorEntries + "/" + json(webFlux).get("token").asString());
+
+        HttpResponse<String> echoed = send(withEnterKey(post(entries, "application/json", "{\"userId\":\"bob\"}"))
             .header("X-Request-Id", "echo-7").uri(URI.create("http://127.0.0.1:" + this.port + entries)));
         assertThat(echoed.headers().firstValue("X-Request-Id")).hasValue("echo-7");
     }
@@ -196,14 +233,13 @@ class IngestFrontTests extends IngestHttpTestSupport {
 
     @Test
     void aCrossOriginCallIsDecidedByWebFluxsCorsSettings() {
-        enter(this.port, "warm-up");
+        // a browser's enter: a visitor's, on a page of the shop's or of this service
+        send(visitorEnter(this.port, "{}"));
         WEBFLUX_REQUESTS.clear();
-        String entries = "/api/v1/queues/" + this.product + "/entries";
+        String entries = "/api/v1/queues/" + this.visitors + "/entries";
 
-        HttpResponse<String> allowed = send(post(entries, "application/json", "{\"userId\":\"shopper\"}")
-            .header("Origin", "http://shop.example").uri(URI.create("http://127.0.0.1:" + this.port + entries)));
-        HttpResponse<String> refused = send(post(entries, "application/json", "{\"userId\":\"intruder\"}")
-            .header("Origin", "http://evil.example").uri(URI.create("http://127.0.0.1:" + this.port + entries)));
+        HttpResponse<String> allowed = send(visitorEnter(this.port, "{}").header("Origin", "http://shop.example"));
+        HttpResponse<String> refused = send(visitorEnter(this.port, "{}").header("Origin", "http://evil.example"));
 
         assertThat(allowed.statusCode()).isEqualTo(202);
         assertThat(allowed.headers().firstValue("Access-Control-Allow-Origin")).hasValue("http://shop.example");
@@ -212,19 +248,19 @@ class IngestFrontTests extends IngestHttpTestSupport {
 
         // a same-origin page's POST carries Origin too, and stays on the front
         WEBFLUX_REQUESTS.clear();
-        HttpResponse<String> sameOrigin = send(post(entries, "application/json", "{\"userId\":\"on-page\"}")
-            .header("Origin", "http://127.0.0.1:" + this.port)
-            .uri(URI.create("http://127.0.0.1:" + this.port + entries)));
+        HttpResponse<String> sameOrigin = send(visitorEnter(this.port, "{}")
+            .header("Origin", "http://127.0.0.1:" + this.port));
         assertThat(sameOrigin.statusCode()).isEqualTo(202);
         assertThat(WEBFLUX_REQUESTS).isEmpty();
     }
 
     @Test
     void requestsThatAreNotPlainHttpAreRefusedBeforeAnyRoute() throws Exception {
-        enter(this.port, "warm-up");
+        // a visitor's enter, which is accepted as it is when it is sent as plain HTTP (below)
+        send(visitorEnter(this.port, "{}"));
         double accepted = this.metrics.counter("queuegate.enters", "outcome", "accepted").count();
-        String entries = "/api/v1/queues/" + this.product + "/entries";
-        String body = "{\"userId\":\"sneaky\"}";
+        String entries = "/api/v1/queues/" + this.visitors + "/entries";
+        String body = "{}";
         String json = "Content-Type: application/json\r\nContent-Length: " + body.length() + "\r\n";
         Map<String, String> requests = Map.of(
                 "absolute-form target", "POST http://evil.example" + entries + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + json,
@@ -252,12 +288,20 @@ class IngestFrontTests extends IngestHttpTestSupport {
         }
         // nothing was accepted, so nothing was published
         assertThat(this.metrics.counter("queuegate.enters", "outcome", "accepted").count()).isEqualTo(accepted);
+        // the same enter as plain HTTP is
+        assertThat(RawHttp.exchange(this.port, "POST " + entries + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + json
+                + "Connection: close\r\n\r\n" + body)).startsWith("HTTP/1.1 202");
     }
 
+    /** The shop's backend entering its user in the product's line. */
     private HttpResponse<String> enter(int port, String userId) {
-        String path = "/api/v1/queues/" + this.product + "/entries";
-        return send(post(path, "application/json", "{\"userId\":\"" + userId + "\"}")
-            .uri(URI.create("http://127.0.0.1:" + port + path)));
+        return send(enterOf(port, this.product, userId));
+    }
+
+    /** A browser's enter of the visitors' line with this body. */
+    private HttpRequest.Builder visitorEnter(int port, String body) {
+        String path = "/api/v1/queues/" + this.visitors + "/entries";
+        return post(path, "application/json", body).uri(URI.create("http://127.0.0.1:" + port + path));
     }
 
     private HttpResponse<String> poll(int port, String token) {

@@ -8,6 +8,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
+import io.queuegate.core.queue.Identity;
 import io.queuegate.ingest.IngestHttpTestSupport;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,7 +40,7 @@ class PerClientLimitsHttpTests extends IngestHttpTestSupport {
 
     @BeforeEach
     void openQueue() {
-        this.product = newOpenQueue(1, 1);
+        this.product = newOpenQueue(1, 1, Identity.VISITOR);
     }
 
     @Test
@@ -47,11 +48,11 @@ class PerClientLimitsHttpTests extends IngestHttpTestSupport {
         HttpClient one = clientFrom("127.0.0.3");
         String firstToken = null;
         for (int i = 0; i < 3; i++) {
-            HttpResponse<String> entered = enter(one, "one-" + i, null);
+            HttpResponse<String> entered = enter(one, null);
             assertThat(entered.statusCode()).as("enter %d", i).isEqualTo(202);
             firstToken = firstToken == null ? json(entered).get("token").asString() : firstToken;
         }
-        HttpResponse<String> refused = enter(one, "one-3", null);
+        HttpResponse<String> refused = enter(one, null);
         assertThat(refused.statusCode()).isEqualTo(429);
         assertThat(refused.headers().firstValue("Content-Type")).hasValue("application/problem+json");
         assertThat(json(refused).get("code").asString()).isEqualTo("too_many_requests");
@@ -59,13 +60,13 @@ class PerClientLimitsHttpTests extends IngestHttpTestSupport {
         assertThat(refused.headers().firstValueAsLong("Retry-After").orElseThrow()).isBetween(50L, 60L);
 
         assertThat(poll(one, firstToken, null).statusCode()).isEqualTo(200);
-        assertThat(enter(clientFrom("127.0.0.4"), "two-0", null).statusCode()).isEqualTo(202);
+        assertThat(enter(clientFrom("127.0.0.4"), null).statusCode()).isEqualTo(202);
     }
 
     @Test
     void aClientOverItsPollLimitIsAnswered429AndMayStillEnter() throws Exception {
         HttpClient one = clientFrom("127.0.0.5");
-        String token = json(enter(one, "poller", null)).get("token").asString();
+        String token = json(enter(one, null)).get("token").asString();
         for (int i = 0; i < 4; i++) {
             assertThat(poll(one, token, null).statusCode()).as("poll %d", i).isEqualTo(200);
         }
@@ -73,33 +74,34 @@ class PerClientLimitsHttpTests extends IngestHttpTestSupport {
         assertThat(refused.statusCode()).isEqualTo(429);
         assertThat(json(refused).get("code").asString()).isEqualTo("too_many_requests");
         assertThat(refused.headers().firstValueAsLong("Retry-After").orElseThrow()).isEqualTo(1L);
-        assertThat(enter(one, "poller-again", null).statusCode()).isEqualTo(202);
+        assertThat(enter(one, null).statusCode()).isEqualTo(202);
     }
 
     @Test
     void clientsBehindATrustedProxyAreLimitedEachAndAHeaderFromAnyoneElseChangesNothing() throws Exception {
         HttpClient proxy = clientFrom("127.0.0.2");
         for (int i = 0; i < 3; i++) {
-            assertThat(enter(proxy, "behind-a-" + i, "198.51.100.7").statusCode()).isEqualTo(202);
+            assertThat(enter(proxy, "198.51.100.7").statusCode()).isEqualTo(202);
         }
         // what the client wrote left of what the proxy appended is not believed
-        assertThat(enter(proxy, "behind-a-3", "192.0.2.1, 198.51.100.7").statusCode()).isEqualTo(429);
-        assertThat(enter(proxy, "behind-b-0", "198.51.100.8").statusCode()).isEqualTo(202);
+        assertThat(enter(proxy, "192.0.2.1, 198.51.100.7").statusCode()).isEqualTo(429);
+        assertThat(enter(proxy, "198.51.100.8").statusCode()).isEqualTo(202);
 
         HttpClient stranger = clientFrom("127.0.0.6");
         for (int i = 0; i < 3; i++) {
-            assertThat(enter(stranger, "stranger-" + i, "198.51.100." + (20 + i)).statusCode()).isEqualTo(202);
+            assertThat(enter(stranger, "198.51.100." + (20 + i)).statusCode()).isEqualTo(202);
         }
-        assertThat(enter(stranger, "stranger-3", "198.51.100.30").statusCode()).isEqualTo(429);
+        assertThat(enter(stranger, "198.51.100.30").statusCode()).isEqualTo(429);
     }
 
-    private HttpResponse<String> enter(HttpClient client, String userId, String forwardedFor)
+    /** A visitor's enter, as a browser sends it. */
+    private HttpResponse<String> enter(HttpClient client, String forwardedFor)
             throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:" + this.port + "/api/v1/queues/" + this.product + "/entries"))
             .timeout(Duration.ofSeconds(20))
             .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString("{\"userId\":\"" + userId + "\"}"));
+            .POST(HttpRequest.BodyPublishers.ofString("{}"));
         if (forwardedFor != null) {
             request.header("X-Forwarded-For", forwardedFor);
         }

@@ -26,7 +26,7 @@ class QueueStoreTests extends RedisScriptTestSupport {
         assertThat(this.store.productIds()).contains(this.product);
         assertThat(redis.opsForHash().entries(this.keys.settings())).containsExactlyInAnyOrderEntriesOf(
                 java.util.Map.of("maxActive", "500", "admitPerSecond", "40", "entryTtlSeconds", "300",
-                        "open", "true"));
+                        "open", "true", "identity", "visitor"));
     }
 
     @Test
@@ -174,7 +174,32 @@ class QueueStoreTests extends RedisScriptTestSupport {
 
         assertThat(this.store.findSettings(this.product)).contains(without);
         assertThat(redis.opsForHash().keys(this.keys.settings())).containsExactlyInAnyOrder("maxActive",
-                "admitPerSecond", "entryTtlSeconds", "open");
+                "admitPerSecond", "entryTtlSeconds", "open", "identity");
+    }
+
+    @Test
+    void theIdentityIsStoredAndReadBackAndALeftOutOneIsWhatInviteOnlySays() {
+        QueueSettings trusted = new QueueSettings(5, 40, 300, true, null, null, null, null, null, null, null, null,
+                null, Identity.TRUSTED);
+        this.store.save(this.product, trusted);
+
+        assertThat(this.store.findSettings(this.product)).contains(trusted);
+        assertThat(this.store.find(this.product).orElseThrow().settings().identity()).isEqualTo(Identity.TRUSTED);
+        assertThat(this.store.find(this.product).orElseThrow().settings().closed().identity())
+            .isEqualTo(Identity.TRUSTED);
+        assertThat(redis.opsForHash().get(this.keys.settings(), "identity")).isEqualTo("trusted");
+
+        this.store.save(this.product, new QueueSettings(5, 40, 300, true, null, null, null, null, true, null,
+                "https://shop.example/.well-known/jwks.json"));
+        assertThat(redis.opsForHash().get(this.keys.settings(), "identity")).as("invite-only").isEqualTo("pass");
+
+        // settings written before the identity existed
+        redis.opsForHash().delete(this.keys.settings(), "identity");
+        assertThat(this.store.findSettings(this.product).orElseThrow().identity()).isEqualTo(Identity.PASS);
+        assertThat(this.store.find(this.product).orElseThrow().settings().identity()).isEqualTo(Identity.PASS);
+        redis.opsForHash().delete(this.keys.settings(), "inviteOnly", "passJwksUri");
+        assertThat(this.store.findSettings(this.product).orElseThrow().identity()).isEqualTo(Identity.VISITOR);
+        assertThat(this.store.find(this.product).orElseThrow().settings().identity()).isEqualTo(Identity.VISITOR);
     }
 
     @Test
