@@ -301,7 +301,7 @@ def kafka_broker_loss(stack, run):
             s.wait_healthy()
         t_services = time.monotonic() - t0 - t_cluster
         api = run.Api(types.SimpleNamespace(ingest=ingest, worker=worker, booking=booking,
-                                            admin_token=stack.admin_token))
+                                            admin_token=stack.admin_token, enter_key=stack.enter_key))
         ports = [cluster.broker_port(n) for n in NODES]
         redis = run.redis_of(stack)
         p = S.new_product()

@@ -202,8 +202,7 @@ class Recovery(threading.Thread):
     def _enter(self):
         deadline = self.t_kill + 120
         while self.token is None and time.monotonic() < deadline:
-            r = S.Client(self.api.ingest).call("POST", f"/api/v1/queues/{self.p}/entries",
-                                               {"userId": f"{self.tag}-probe"}, timeout=5)
+            r = self.api.enter(self.p, f"{self.tag}-probe", timeout=5, client=S.Client(self.api.ingest))
             if r.status == 202:
                 self.token = (r.json() or {}).get("token")
             else:

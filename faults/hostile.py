@@ -10,6 +10,7 @@ import hashlib
 import hmac
 import json
 import random
+import re
 import socket
 import threading
 import time
@@ -18,10 +19,13 @@ import stack as S
 
 
 class Case:
-    __slots__ = ("name", "group", "port", "data", "write")
+    """One raw request. `expect`, when given, is the (status, problem code) it must be answered with; `code` is the
+    problem code it was answered with, once sent."""
+    __slots__ = ("name", "group", "port", "data", "write", "expect", "code")
 
-    def __init__(self, name, group, port, data, write):
+    def __init__(self, name, group, port, data, write, expect=None):
         self.name, self.group, self.port, self.data, self.write = name, group, port, data, write
+        self.expect, self.code = expect, None
 
 
 def raw(method, path, headers=(), body=None, version=b"HTTP/1.1", host=True, length=True):
@@ -72,6 +76,7 @@ def proof_cases(stack, pw, proof, add):
     genuine solution for user hx-alice, used here for others or changed; and challenge fetches that are refused."""
     ing, adm = stack.ingest.port, stack.worker.port
     admin = f"Authorization: Bearer {stack.admin_token}"
+    keyed = S.header_lines(S.key_header(stack.enter_key))  # the line is trusted: only the proof is wrong
     enter = f"/api/v1/queues/{pw}/entries"
     bad = {
         "no proof": None, "empty proof": "", "not base64": "!!not base64!!", "base64 of text": b64(b"not json"),
@@ -90,10 +95,10 @@ def proof_cases(stack, pw, proof, add):
     }
     for name, value in bad.items():
         body = {"userId": "hx-bob"} if value is None else {"userId": "hx-bob", "proof": value}
-        add("proof", f"enter, {name}", ing, raw("POST", enter, [JSON], json.dumps(body).encode()), True)
+        add("proof", f"enter, {name}", ing, raw("POST", enter, [JSON, *keyed], json.dumps(body).encode()), True)
     for name, value in {"proof a number": 7, "proof an object": {"a": 1}, "proof an array": [proof]}.items():
         add("proof", f"enter, {name}", ing,
-            raw("POST", enter, [JSON], json.dumps({"userId": "hx-bob", "proof": value}).encode()), True)
+            raw("POST", enter, [JSON, *keyed], json.dumps({"userId": "hx-bob", "proof": value}).encode()), True)
     challenge = f"/api/v1/queues/{pw}/challenge"
     for name, query in {"no userId": "", "empty userId": "?userId=", "userId with a space": "?userId=a%20b",
                         "userId of 65 characters": "?userId=" + "u" * 65, "two userIds": "?userId=a&userId=b",
@@ -164,7 +169,16 @@ def pass_cases(stack, pp, add):
                         "a key set at a relative URL": {"passJwksUri": "/jwks.json"},
                         "a key set URL of 3,000 characters": {"passJwksUri": "https://s.example/" + "k" * 3000},
                         "a key set URL a number": {"passJwksUri": 7},
-                        "invite-only, keys published nowhere": {"inviteOnly": True, "passJwksUri": ""}}.items():
+                        "invite-only, keys published nowhere": {"inviteOnly": True, "passJwksUri": ""},
+                        "identity pass without keys": {"identity": "pass"},
+                        "identity of another name": {"identity": "admin"},
+                        "identity in upper case": {"identity": "TRUSTED", "passKeys": [PASS_KEY]},
+                        "identity a number": {"identity": 1, "passKeys": [PASS_KEY]},
+                        "identity an array": {"identity": ["pass"], "passKeys": [PASS_KEY]},
+                        "invite-only with identity visitor": {"inviteOnly": True, "identity": "visitor",
+                                                              "passKeys": [PASS_KEY]},
+                        "invite-only with identity trusted": {"inviteOnly": True, "identity": "trusted",
+                                                              "passKeys": [PASS_KEY]}}.items():
         add("pass", f"queue PUT, {name}", adm, raw("PUT", f"/api/v1/queues/{pp}", [JSON, admin],
                                                     json.dumps({**queue, **extra}).encode()), True)
     # the operator's holds and deletions: only with the admin token, only of valid users and known queues
@@ -179,21 +193,144 @@ def pass_cases(stack, pp, add):
         True)
 
 
-def corpus(stack, p, pa, genuine, pw=None, proof=None, pp=None):
+def varint(n):
+    out = bytearray()
+    while n > 0x7F:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def token_bytes(token):
+    return base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+
+
+def b64url(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+GENERAL_LANE, PRIORITY_LANE = 1, 2  # a token's first byte: its version, which names its lane
+
+
+def forged_token(p, user, secret="not-the-deployment-secret", lane=GENERAL_LANE):
+    """A token laid out as TokenCodec lays one out (lane, varint product id, user id, 16 bytes of HMAC-SHA256 over
+    them), for any product and user, signed with a secret that is not the deployment's: what anyone who knows a
+    user id can make."""
+    body = bytes([lane]) + varint(p) + user.encode("ascii")
+    return b64url(body + hmac.new(secret.encode(), body, hashlib.sha256).digest()[:16])
+
+
+def user_of(token):
+    """The user id a token names. A token is base64url(version | varint product id | user id | 16-byte MAC); the
+    runner reads it without the secret."""
+    raw_bytes = token_bytes(token)
+    at = 1
+    while raw_bytes[at] & 0x80:
+        at += 1
+    return raw_bytes[at + 1:-16].decode("ascii")
+
+
+def renamed(token, p, user, lane=None):
+    """A genuine token edited to name another product, user or lane, its MAC kept."""
+    raw_bytes = token_bytes(token)
+    body = bytes([lane or raw_bytes[0]]) + varint(p) + user.encode("ascii")
+    return b64url(body + raw_bytes[-16:])
+
+
+def identity_cases(stack, p, pv, genuine, own, add):
+    """Who may enter as whom: a visitor line (pv, where `own` is a visitor's genuine token) refuses every user id a
+    client names and every token it did not issue; the trusted line (p, where `genuine` is genuine-user's token)
+    refuses every enter without its key, and a key without a user. Each case must get exactly its status and problem
+    code, never a 5xx."""
+    ing = stack.ingest.port
+    key = stack.enter_key
+    keyed = S.header_lines(S.key_header(key))
+    visitor, trusted = f"/api/v1/queues/{pv}/entries", f"/api/v1/queues/{p}/entries"
+    wrong_key = "".join("0" if c != "0" else "1" for c in key)
+    admin = f"Authorization: Bearer {stack.admin_token}"
+    not_accepted, bad_token = (400, "user_id_not_accepted"), (400, "invalid_token")
+    visitor_cases = [
+        ("a userId", [], {"userId": "hx-v"}, not_accepted),
+        ("a userId with the enter key", keyed, {"userId": "hx-v"}, not_accepted),
+        ("a userId with the admin token as key", [admin], {"userId": "hx-v"}, not_accepted),
+        ("a userId and a token", [], {"userId": "hx-v", "token": genuine}, (400, "invalid_request")),
+        ("a token and a pass", [], {"token": genuine, "pass": "a.b.c"}, (400, "invalid_request")),
+        ("a pass, in a line that takes none", [], {"pass": "a.b.c"}, (403, "pass_invalid")),
+        ("another product's genuine token", [], {"token": genuine}, bad_token),
+        ("another product's token renamed to this product, its MAC kept", [],
+         {"token": renamed(genuine, pv, "hx-v")}, bad_token),
+        ("its own visitor's token moved to the priority lane, its MAC kept", [],
+         {"token": renamed(own, pv, user_of(own), PRIORITY_LANE)}, bad_token),
+        ("its own visitor's token renamed to another user, its MAC kept", [],
+         {"token": renamed(own, pv, "hx-v")}, bad_token),
+        ("its own visitor's token, tampered", [], {"token": tampered(own)}, bad_token),
+        ("a token forged with another secret", [], {"token": forged_token(pv, "hx-v")}, bad_token),
+        ("a priority token forged with another secret", [], {"token": forged_token(pv, "hx-v", lane=PRIORITY_LANE)},
+         bad_token),
+        ("a token signed with the admin token as secret", [],
+         {"token": forged_token(pv, "hx-v", stack.admin_token)}, bad_token),
+        ("a token signed with the enter key as secret", [], {"token": forged_token(pv, "hx-v", key)}, bad_token),
+        ("a token with a zero MAC", [], {"token": b64url(bytes([1]) + varint(pv) + b"hx-v" + bytes(16))}, bad_token),
+        ("a tampered token", [], {"token": tampered(genuine)}, bad_token),
+        ("an empty token", [], {"token": ""}, bad_token),
+        ("a 129-character token", [], {"token": "A" * 129}, (400, "invalid_request")),
+    ]
+    for name, headers, body, expect in visitor_cases:
+        add("identity", f"visitor line: {name}", ing, raw("POST", visitor, [JSON, *headers], json.dumps(body).encode()),
+            True, expect)
+    required, invalid = (401, "enter_key_required"), (401, "enter_key_invalid")
+    bob = {"userId": "hx-bob"}
+    trusted_cases = [
+        ("no Authorization", [], bob, required),
+        ("an empty Authorization", ["Authorization: "], bob, required),
+        ("Bearer and nothing", ["Authorization: Bearer"], bob, invalid),
+        ("a wrong key of the key's length", [f"Authorization: Bearer {wrong_key}"], bob, invalid),
+        ("the key with its last character changed",
+         [f"Authorization: Bearer {key[:-1]}{'1' if key[-1] != '1' else '2'}"], bob, invalid),
+        ("the key cut short by one", [f"Authorization: Bearer {key[:-1]}"], bob, invalid),
+        ("the key and one more character", [f"Authorization: Bearer {key}x"], bob, invalid),
+        ("half the key", [f"Authorization: Bearer {key[:len(key) // 2]}"], bob, invalid),
+        ("the key in upper case", [f"Authorization: Bearer {key.upper()}"], bob, invalid),
+        ("the admin token as key", [admin], bob, invalid),
+        ("the key as Basic credentials", [f"Authorization: Basic {base64.b64encode(key.encode()).decode()}"], bob,
+         invalid),
+        ("the key as Token", [f"Authorization: Token {key}"], bob, invalid),
+        ("the key without Bearer", [f"Authorization: {key}"], bob, invalid),
+        ("a 10 KB key", ["Authorization: Bearer " + "k" * 10_000], bob, invalid),
+        ("two wrong keys", [f"Authorization: Bearer {wrong_key}", "Authorization: Bearer x"], bob, invalid),
+        ("no key, no user", [], {}, required),
+        ("the key and no user", keyed, {}, (400, "user_id_required")),
+        ("the key, a user and a tampered token", keyed, {"userId": "hx-bob", "token": tampered(genuine)},
+         (400, "invalid_request")),
+        ("the key, a user and a pass, in a line that takes none", keyed, {"userId": "hx-bob", "pass": "a.b.c"},
+         (403, "pass_invalid")),
+        ("no key, a token forged for the user", [], {"token": forged_token(p, "genuine-user")}, bad_token),
+        ("no key, the genuine token renamed to another user", [], {"token": renamed(genuine, p, "hx-bob")}, bad_token),
+    ]
+    for name, headers, body, expect in trusted_cases:
+        add("identity", f"trusted line: {name}", ing, raw("POST", trusted, [JSON, *headers], json.dumps(body).encode()),
+            True, expect)
+
+
+def corpus(stack, p, pa, genuine, pw=None, proof=None, pp=None, pv=None, visitor_token=None):
     """At least 200 requests no client should be able to turn into a write: each must get a 4xx (never a 5xx,
-    never a dropped connection), and none may change Redis or publish an event."""
+    never a dropped connection), and none may change Redis or publish an event. p is a line of identity "trusted":
+    its enters carry the enter key, so that what is wrong in each is what the case says, not the missing key."""
     ing, adm, book = stack.ingest.port, stack.worker.port, stack.booking.port
     admin = f"Authorization: Bearer {stack.admin_token}"
+    keyed = S.header_lines(S.key_header(stack.enter_key))
+    jk = [JSON, *keyed]  # the enter's JSON with the key
     fresh = S.new_product()  # never configured: a write to it would create keys
     cases = []
 
-    def add(group, name, port, data, write):
-        cases.append(Case(f"{group}: {name}", group, port, data, write))
+    def add(group, name, port, data, write, expect=None):
+        cases.append(Case(f"{group}: {name}", group, port, data, write, expect))
 
     enter = f"/api/v1/queues/{p}/entries"
     status = f"{enter}/{genuine}"
     targets = [  # (label, port, method, path, extra headers, a valid body to start from)
-        ("enter", ing, "POST", enter, [], {"userId": "hx-valid"}),
+        ("enter", ing, "POST", enter, keyed, {"userId": "hx-valid"}),
         ("queue PUT", adm, "PUT", f"/api/v1/queues/{pa}", [admin],
          {"maxActive": 7, "admitPerSecond": 7, "entryTtlSeconds": 7, "open": False}),
         ("stock PUT", book, "PUT", f"/api/v1/products/{p}/stock", [admin], {"available": 77}),
@@ -294,7 +431,7 @@ def corpus(stack, p, pa, genuine, pw=None, proof=None, pp=None):
                "a\\b", "\ud83d"]
     for i, uid in enumerate(odd_ids):
         body = json.dumps({"userId": uid}, ensure_ascii=(i % 2 == 0)).encode("utf-8", "surrogatepass")
-        add("odd encodings", f"enter userId {uid!r}", ing, raw("POST", enter, [JSON], body), True)
+        add("odd encodings", f"enter userId {uid!r}", ing, raw("POST", enter, jk, body), True)
     enc_bodies = [
         ("UTF-16LE body, charset declared", "application/json; charset=UTF-16LE",
          '{"userId":"ａ"}'.encode("utf-16-le")),
@@ -312,7 +449,7 @@ def corpus(stack, p, pa, genuine, pw=None, proof=None, pp=None):
          gzip.compress(b'{"userId":"a b","padding":"' + b"0" * (2 << 20) + b'"}')),
     ]
     for name, ctype, body in enc_bodies:
-        add("odd encodings", name, ing, raw("POST", enter, [f"Content-Type: {ctype}"], body), True)
+        add("odd encodings", name, ing, raw("POST", enter, [f"Content-Type: {ctype}", *keyed], body), True)
 
     # 6. injection-looking user ids
     injections = ["' OR '1'='1", "1; DROP TABLE users --", '"; FLUSHALL; "', "\r\nFLUSHALL\r\n",
@@ -321,9 +458,9 @@ def corpus(stack, p, pa, genuine, pw=None, proof=None, pp=None):
                   "admin' --", "__proto__[admin]", "{\"$ne\":null}", "|| true", "%00", "a" * 64 + "<"]
     for uid in injections:
         add("injection", f"enter userId {uid[:30]!r}", ing,
-            raw("POST", enter, [JSON], json.dumps({"userId": uid}).encode()), True)
+            raw("POST", enter, jk, json.dumps({"userId": uid}).encode()), True)
         add("injection", f"enter X-Request-Id + bad userId {uid[:20]!r}", ing,
-            raw("POST", enter, [JSON, "X-Request-Id: " + uid.replace("\r\n", " ").encode("latin-1", "replace")
+            raw("POST", enter, [*jk, "X-Request-Id: " + uid.replace("\r\n", " ").encode("latin-1", "replace")
                                 .decode("latin-1")], json.dumps({"userId": uid + "<"}).encode()), True)
 
     # 7. wrong and missing content types (valid bodies: only the media type is wrong)
@@ -411,11 +548,12 @@ def corpus(stack, p, pa, genuine, pw=None, proof=None, pp=None):
     ]
     for name, port, method, path in paths:
         body = {ing: {"userId": "hx-path"}, adm: targets[1][5], book: {"available": 77}}[port]
-        add("path tricks", name, port, raw(method, path, [JSON], json.dumps(body).encode()), method != "GET")
+        add("path tricks", name, port, raw(method, path, [JSON, *(keyed if port == ing else [])],
+                                           json.dumps(body).encode()), method != "GET")
     add("path tricks", "user in the query string, none in the body", ing,
-        raw("POST", f"{enter}?userId=hx-query", [JSON], b"{}"), True)
+        raw("POST", f"{enter}?userId=hx-query", jk, b"{}"), True)
     add("path tricks", "user in a form parameter of a JSON request", ing,
-        raw("POST", f"{enter}?userId=hx-query", [JSON], b'{"userId":null}'), True)
+        raw("POST", f"{enter}?userId=hx-query", jk, b'{"userId":null}'), True)
     token_paths = [
         ("status: 10 KB token", "GET", f"{enter}/" + "A" * 10_000),
         ("status: 64 KB token", "GET", f"{enter}/" + "A" * 65_000),
@@ -446,19 +584,19 @@ def corpus(stack, p, pa, genuine, pw=None, proof=None, pp=None):
         add("path tricks", name, port, raw(method, path), method != "GET")
 
     # 10. huge headers, methods and broken HTTP
-    add("HTTP", "20 KB header", ing, raw("POST", enter, [JSON, "X-Big: " + "b" * 20_000], b'{"userId":"hx-h1"}'),
+    add("HTTP", "20 KB header", ing, raw("POST", enter, [*jk, "X-Big: " + "b" * 20_000], b'{"userId":"hx-h1"}'),
         True)
-    add("HTTP", "1 MB of headers", ing, raw("POST", enter, [JSON] + [f"X-H{i}: " + "h" * 1000 for i in range(1000)],
+    add("HTTP", "1 MB of headers", ing, raw("POST", enter, jk + [f"X-H{i}: " + "h" * 1000 for i in range(1000)],
                                             b'{"userId":"hx-h2"}'), True)
-    add("HTTP", "5,000 small headers", ing, raw("POST", enter, [JSON] + [f"X-{i}: 1" for i in range(5000)],
+    add("HTTP", "5,000 small headers", ing, raw("POST", enter, jk + [f"X-{i}: 1" for i in range(5000)],
                                                 b'{"userId":"hx-h3"}'), True)
     add("HTTP", "20 KB Authorization on admin", adm,
         raw("PUT", f"/api/v1/queues/{fresh}", [JSON, "Authorization: Bearer " + "t" * 20_000],
             json.dumps(targets[1][5]).encode()), True)
     add("HTTP", "huge X-Request-Id with a bad user", ing,
-        raw("POST", enter, [JSON, "X-Request-Id: " + "r" * 12_000], b'{"userId":"a b"}'), True)
+        raw("POST", enter, [*jk, "X-Request-Id: " + "r" * 12_000], b'{"userId":"a b"}'), True)
     for method in ("PATCH", "TRACE", "OPTIONS", "CONNECT", "FOO", "get", "PROPFIND"):
-        add("HTTP", f"method {method} on enter", ing, raw(method, enter, [JSON], b'{"userId":"hx-m"}'),
+        add("HTTP", f"method {method} on enter", ing, raw(method, enter, jk, b'{"userId":"hx-m"}'),
             method not in ("OPTIONS", "TRACE"))
     add("HTTP", "X-HTTP-Method-Override DELETE", ing,
         raw("POST", status, [JSON, "X-HTTP-Method-Override: DELETE"], b"{}"), True)
@@ -468,30 +606,30 @@ def corpus(stack, p, pa, genuine, pw=None, proof=None, pp=None):
     add("HTTP", "POST on the admin queue", adm,
         raw("POST", f"/api/v1/queues/{fresh}", [JSON, admin], json.dumps(targets[1][5]).encode()), True)
     add("HTTP", "Content-Length and chunked at once (smuggling)", ing,
-        raw("POST", enter, [JSON, "Content-Length: 4", "Transfer-Encoding: chunked"],
+        raw("POST", enter, [*jk, "Content-Length: 4", "Transfer-Encoding: chunked"],
             b'0\r\n\r\nPOST ' + enter.encode() + b' HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n'
             b'Content-Length: 20\r\n\r\n{"userId":"hx-smug"}', length=False), True)
     add("HTTP", "two Content-Length headers", ing,
-        raw("POST", enter, [JSON, "Content-Length: 5", "Content-Length: 20"], b'{"userId":"hx-cl2"}', length=False),
+        raw("POST", enter, [*jk, "Content-Length: 5", "Content-Length: 20"], b'{"userId":"hx-cl2"}', length=False),
         True)
     add("HTTP", "negative Content-Length", ing,
-        raw("POST", enter, [JSON, "Content-Length: -1"], b'{"userId":"hx-cl3"}', length=False), True)
+        raw("POST", enter, [*jk, "Content-Length: -1"], b'{"userId":"hx-cl3"}', length=False), True)
     add("HTTP", "Content-Length smaller than the body", ing,
-        raw("POST", enter, [JSON, "Content-Length: 12"], b'{"userId":"hx-cl4"}', length=False), True)
+        raw("POST", enter, [*jk, "Content-Length: 12"], b'{"userId":"hx-cl4"}', length=False), True)
     add("HTTP", "bad chunk size", ing,
-        raw("POST", enter, [JSON, "Transfer-Encoding: chunked"], b"zz\r\n{}\r\n0\r\n\r\n", length=False), True)
+        raw("POST", enter, [*jk, "Transfer-Encoding: chunked"], b"zz\r\n{}\r\n0\r\n\r\n", length=False), True)
     add("HTTP", "Transfer-Encoding gzip, chunked", ing,
-        raw("POST", enter, [JSON, "Transfer-Encoding: gzip, chunked"], chunked(b'{"userId":"hx-te"}'),
+        raw("POST", enter, [*jk, "Transfer-Encoding: gzip, chunked"], chunked(b'{"userId":"hx-te"}'),
             length=False), True)
-    add("HTTP", "no Host header (HTTP/1.1)", ing, raw("POST", enter, [JSON], b'{"userId":"hx-nohost"}', host=False),
+    add("HTTP", "no Host header (HTTP/1.1)", ing, raw("POST", enter, jk, b'{"userId":"hx-nohost"}', host=False),
         True)
-    add("HTTP", "two Host headers", ing, raw("POST", enter, [JSON, "Host: evil"], b'{"userId":"hx-2host"}'), True)
-    add("HTTP", "header without colon", ing, raw("POST", enter, [JSON, "BrokenHeader"], b'{"userId":"hx-nocolon"}'),
+    add("HTTP", "two Host headers", ing, raw("POST", enter, [*jk, "Host: evil"], b'{"userId":"hx-2host"}'), True)
+    add("HTTP", "header without colon", ing, raw("POST", enter, [*jk, "BrokenHeader"], b'{"userId":"hx-nocolon"}'),
         True)
     add("HTTP", "obsolete line folding", ing,
-        raw("POST", enter, ["Content-Type: application/json", " ; charset=utf-8"], b'{"userId":"a b"}'), True)
-    add("HTTP", "NUL in a header", ing, raw("POST", enter, [JSON, "X-A: a\x00b"], b'{"userId":"hx-nul"}'), True)
-    add("HTTP", "HTTP/1.0 request", ing, raw("POST", enter, [JSON], b'{"userId":"a b"}', version=b"HTTP/1.0"), True)
+        raw("POST", enter, [*keyed, "Content-Type: application/json", " ; charset=utf-8"], b'{"userId":"a b"}'), True)
+    add("HTTP", "NUL in a header", ing, raw("POST", enter, [*jk, "X-A: a\x00b"], b'{"userId":"hx-nul"}'), True)
+    add("HTTP", "HTTP/1.0 request", ing, raw("POST", enter, jk, b'{"userId":"a b"}', version=b"HTTP/1.0"), True)
     # not "/": that redirects to the waiting page, and a redirect has no body for an HTTP/0.9 answer to show
     add("HTTP", "HTTP/0.9 style request", ing, b"GET /api/v1/queues/1/entries/not-a-token\r\n\r\n", False)
     add("HTTP", "HTTP/9.9", ing, raw("GET", status, version=b"HTTP/9.9"), False)
@@ -502,13 +640,15 @@ def corpus(stack, p, pa, genuine, pw=None, proof=None, pp=None):
     add("HTTP", "CRLF injection in the path", ing, raw("GET", f"{enter}/x\r\nX-Injected: 1"), False)
     add("HTTP", "8 KB query string on status", ing, raw("GET", f"{status}?" + "q=1&" * 2000), False)
     add("HTTP", "Expect: 100-continue with a bad body", ing,
-        raw("POST", enter, [JSON, "Expect: 100-continue"], b'{"userId":"a b"}'), True)
+        raw("POST", enter, [*jk, "Expect: 100-continue"], b'{"userId":"a b"}'), True)
     add("HTTP", "Accept: application/xml only", ing,
-        raw("POST", enter, [JSON, "Accept: application/xml"], b'{"userId":"a b"}'), True)
+        raw("POST", enter, [*jk, "Accept: application/xml"], b'{"userId":"a b"}'), True)
     if pw is not None:
         proof_cases(stack, pw, proof, add)
     if pp is not None:
         pass_cases(stack, pp, add)
+    if pv is not None:
+        identity_cases(stack, p, pv, genuine, visitor_token, add)
     return cases
 
 
@@ -546,6 +686,8 @@ def send_case(case, timeout=20):
     t.join(5)
     while buf.startswith(b"HTTP/1.1 1") and b"\r\n\r\n" in buf:  # skip interim answers (100 Continue)
         buf = buf.split(b"\r\n\r\n", 1)[1]
+    code = re.search(rb'"code"\s*:\s*"([a-z_]+)"', buf)
+    case.code = code.group(1).decode() if code else None
     line = buf.split(b"\r\n", 1)[0]
     parts = line.split()
     if len(parts) >= 2 and parts[0].startswith(b"HTTP/") and parts[1].isdigit():
@@ -628,10 +770,12 @@ def producer_sends(base):
         return None
 
 
-async def _one(port, p, user, timeout, out, refused):
-    body = json.dumps({"userId": user}).encode()
+async def _one(port, p, user, timeout, out, refused, headers):
+    """One enter on a connection of its own: a visitor's ({}) when user is None, else user's with headers."""
+    body = b"{}" if user is None else json.dumps({"userId": user}).encode()
+    extra = "".join(f"{line}\r\n" for line in S.header_lines(headers or {}))
     req = (f"POST /api/v1/queues/{p}/entries HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-           f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode() + body
+           f"{extra}Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode() + body
     t0 = time.monotonic()
     t1 = t0
     try:
@@ -667,18 +811,20 @@ def listen_overflows():
         return None
 
 
-async def _flood(port, p, conns, tag, timeout, refused):
+async def _flood(port, p, conns, tag, timeout, refused, headers):
     out = []
-    await asyncio.gather(*(_one(port, p, f"{tag}-{i}", timeout, out, refused) for i in range(conns)))
+    await asyncio.gather(*(_one(port, p, None if headers is None else f"{tag}-{i}", timeout, out, refused, headers)
+                           for i in range(conns)))
     return out
 
 
-def flood(port, p, conns, tag, timeout=30, refused=None):
-    """Opens `conns` connections at once, each sending one enter (a crowd arriving at the same second).
-    `refused`, a threading.Event, is set at the first 429 or 503 answer."""
+def flood(port, p, conns, tag, timeout=30, refused=None, headers=None):
+    """Opens `conns` connections at once, each sending one enter (a crowd arriving at the same second): visitors'
+    ({}), or with headers (the enter key of a trusted line) users named tag-0, tag-1, ... `refused`, a
+    threading.Event, is set at the first 429 or 503 answer."""
     t0 = time.monotonic()
     overflows = listen_overflows()
-    out = asyncio.run(_flood(port, p, conns, tag, timeout, refused))
+    out = asyncio.run(_flood(port, p, conns, tag, timeout, refused, headers))
     total = [o[2] for o in out if o[0]]
     connect = [o[1] for o in out if o[0]]
     refused = [o[2] for o in out if o[0] in (429, 503)]

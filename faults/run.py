@@ -4,9 +4,9 @@
     faults/run.sh                      build the jars if missing, then run every scenario
     python3 faults/run.py [scenario..] run some scenarios; the stack is started and stopped here
 
-Scenarios, in running order: hostile-input, forgery, consumer-crash, ingest-crash, admission-races, kafka-down,
-kafka-frozen, kafka-broker-loss, redis-frozen, redis-down, redis-loss, redis-last-writes, redis-failover,
-redis-failover-behind, overload.
+Scenarios, in running order: hostile-input, forgery, impersonation, consumer-crash, ingest-crash, admission-races,
+kafka-down, kafka-frozen, kafka-broker-loss, redis-frozen, redis-down, redis-loss, redis-last-writes, redis-failover,
+redis-failover-behind, overload, slow-clients.
 
 Starts a private Redis (:6390), a private Kafka broker (:19092/19093) and the services as separate `java -jar`
 processes (the redis-failover scenarios a Redis master :6391, its replica :6392 and Sentinels :26391-26393 too;
@@ -26,7 +26,6 @@ Environment:
                        burst to be in the line, to time the rebuild of that many waiting people
   FAULTS_KEEP=1 leaves the stack running; FAULTS_REUSE=1 attaches to a kept one (both for development)
 """
-import base64
 import collections
 import fcntl
 import json
@@ -43,6 +42,7 @@ import brokers  # noqa: E402
 import door  # noqa: E402
 import failover  # noqa: E402
 import hostile  # noqa: E402
+import impostors  # noqa: E402
 import stack as S  # noqa: E402
 
 SCALE = float(os.environ.get("FAULTS_SCALE", "1") or 1)
@@ -89,19 +89,28 @@ R = Report()
 
 # --- the API, as a client sees it ----------------------------------------------------------------------------
 
+# Who a line's places belong to (the queue setting "identity"). The scenarios name their users: the line's checks read
+# who is where, a retried enter must keep its place, the log is counted by user. So their lines are "trusted", entered
+# the way a shop's backend enters its users, with the enter key; a scenario that needs no names (overload) enters
+# visitors, with {}, and impersonation goes through all three.
+VISITOR, TRUSTED, PASS = "visitor", "trusted", "pass"
+
+
 class Api:
     def __init__(self, stack):
         self.stack = stack
         self.admin = {"Authorization": f"Bearer {stack.admin_token}"}
+        self.shop = S.key_header(stack.enter_key)  # what the shop's backend enters its users with
 
     @property
     def ingest(self):
         return self.stack.ingest.base
 
-    def configure(self, p, max_active, rate, ttl, open_=True):
+    def configure(self, p, max_active, rate, ttl, open_=True, identity=TRUSTED, **settings):
         r = S.client(self.stack.worker.base).call(
             "PUT", f"/api/v1/queues/{p}", {"maxActive": max_active, "admitPerSecond": rate,
-                                           "entryTtlSeconds": ttl, "open": open_}, self.admin)
+                                           "entryTtlSeconds": ttl, "open": open_, "identity": identity, **settings},
+            self.admin)
         if r.status != 200:
             raise RuntimeError(f"configuring queue {p} failed: {r}")
         return r
@@ -109,8 +118,13 @@ class Api:
     def queue(self, p):
         return S.client(self.stack.worker.base).call("GET", f"/api/v1/queues/{p}", headers=self.admin)
 
-    def enter(self, p, user, timeout=None):
-        return S.client(self.ingest).call("POST", ENTERS.format(p), {"userId": user}, timeout=timeout)
+    def enter(self, p, user, timeout=None, client=None):
+        """Enters user as the shop's backend does in a line of identity "trusted": named, with the enter key. With
+        user None, a visitor's first enter ({}): the server makes the user id. On client, or this thread's."""
+        c = client or S.client(self.ingest)
+        if user is None:
+            return c.call("POST", ENTERS.format(p), {}, timeout=timeout)
+        return c.call("POST", ENTERS.format(p), {"userId": user}, self.shop, timeout=timeout)
 
     def token(self, p, user, within=30):
         """The user's token: enters again, as a client does, while ingest answers 503 (a log that does not acknowledge
@@ -136,14 +150,7 @@ class Api:
 keys = S.keys
 
 
-def user_of(token):
-    """The user id a token names: the line's sets hold user ids. A token is base64url(version | varint product id |
-    user id | 16-byte MAC); the runner reads it without the secret."""
-    raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
-    at = 1
-    while raw[at] & 0x80:
-        at += 1
-    return raw[at + 1:len(raw) - 16].decode("ascii")
+user_of = hostile.user_of  # the user id a token names: the line's sets hold user ids
 
 
 def stats(redis, p):
@@ -174,7 +181,6 @@ class Entrant(threading.Thread):
 
     def run(self):
         c = S.Client(self.api.ingest, timeout=self.timeout)
-        path = ENTERS.format(self.p)
         for user in self.users:
             while True:
                 if self.stop_event is not None and self.stop_event.is_set():
@@ -182,7 +188,7 @@ class Entrant(threading.Thread):
                 if self.deadline is not None and time.monotonic() > self.deadline:
                     return
                 t = time.monotonic()
-                r = c.call("POST", path, {"userId": user})
+                r = self.api.enter(self.p, user, client=c)
                 self.answers.append((t, r.status, r.elapsed, r.header("Retry-After"), r.header("Content-Type"),
                                      r.error))
                 if r.status == 202:
@@ -992,11 +998,11 @@ def hostile_input(stack, api):
     genuine = api.token(p, "genuine-user")
     # a line that asks for proof of work, and a genuine solution for hx-alice that the corpus tries for others
     pw = S.new_product()
-    r = S.client(stack.worker.base).call("PUT", f"/api/v1/queues/{pw}", {
-        "maxActive": 2, "admitPerSecond": 1000, "entryTtlSeconds": 600, "open": True, "challengeMaxNumber": 1000},
-        api.admin)
-    if r.status != 200:
-        raise RuntimeError(f"configuring queue {pw} failed: {r}")
+    api.configure(pw, 2, 1000, 600, challengeMaxNumber=1000)
+    # a visitor line, and one visitor's token in it, for the identity group's refusals
+    pv = S.new_product()
+    api.configure(pv, 2, 1000, 600, identity=VISITOR)
+    visitor_token = S.wait_for(lambda: (api.enter(pv, None, timeout=20).json() or {}).get("token"), 30, 0.2)
     # an invite-only line whose passes are signed by a key nobody holds: every pass the corpus tries is forged
     pp = S.new_product()
     r = S.client(stack.worker.base).call("PUT", f"/api/v1/queues/{pp}", {
@@ -1006,11 +1012,12 @@ def hostile_input(stack, api):
         raise RuntimeError(f"configuring queue {pp} failed: {r}")
     challenge = S.client(api.ingest).call("GET", f"/api/v1/queues/{pw}/challenge?userId=hx-alice").json()
     proof = hostile.solved(challenge)
-    S.wait_for(lambda: (api.status(p, genuine).json() or {}).get("status") == "AVAILABLE", 30, 0.1)
+    S.wait_for(lambda: all((api.status(q, t).json() or {}).get("status") == "AVAILABLE"
+                           for q, t in ((p, genuine), (pv, visitor_token))), 30, 0.1)
     time.sleep(0.5)
     before = hostile.snapshot(redis)
     sent_before = hostile.producer_sends(stack.ingest.management)
-    cases = hostile.corpus(stack, p, pa, genuine, pw, proof, pp)
+    cases = hostile.corpus(stack, p, pa, genuine, pw, proof, pp, pv, visitor_token)
     results = hostile.run(cases)
     time.sleep(3)  # anything that reached Kafka has reached Redis by now
     after = hostile.snapshot(redis)
@@ -1030,6 +1037,11 @@ def hostile_input(stack, api):
             f.write(f"{st}\t{c.name}\t{err or ''}\n")
     R.check(sc, "0 dropped connections (every request got an answer; the HTTP/2 preface aside)", not dropped,
             dropped[:8])
+    expected = [(c, st) for c, st, _ in results if c.expect]
+    unlike = [(c.name, st, c.code) for c, st in expected if (st, c.code) != c.expect]
+    R.check(sc, f"who may enter as whom: each of the {len(expected)} identity cases answered its status and code "
+                "(400 user_id_not_accepted / invalid_token, 401 enter_key_required / enter_key_invalid, ...)",
+            expected and not unlike, unlike[:8])
     R.check(sc, "0 writes accepted (no 2xx on a write)", not writes, writes[:8])
     R.check(sc, "0 writes: Redis unchanged", not changed, changed[:8])
     R.check(sc, "0 writes: no enter event published", sent_before is None or sent_after == sent_before,
@@ -1039,6 +1051,7 @@ def hostile_input(stack, api):
     by_class = collections.Counter(c.group for c, _, _ in results)
     R.figure(sc, "cases", f"{len(cases)} ({', '.join(f'{k} {v}' for k, v in sorted(by_class.items()))})")
     R.figure(sc, "answers", dict(sorted(collections.Counter(st for _, st, _ in results).items(), key=str)))
+    R.figure(sc, "identity cases", dict(sorted(collections.Counter(f"{st} {c.code}" for c, st in expected).items())))
     R.figure(sc, "5xx / dropped / writes", f"{len(five)} / {len(dropped)} / {len(writes)} requests answered 2xx "
                                            f"on a write, {len(changed)} Redis keys changed; "
                                            f"closed without answer: {closed_h2}")
@@ -1110,6 +1123,13 @@ def forgery(stack, api):
     R.figure(sc, "admin token check, median ns per call", fig["adminTimingNs"])
 
 
+def impersonation(stack, api):
+    impostors.impersonation(stack, api, sys.modules[__name__])
+
+
+impersonation.__doc__ = impostors.impersonation.__doc__
+
+
 def tail_errors(path):
     """The distinct error lines near the end of a log."""
     lines = open(path, "rb").read()[-400_000:].decode("utf-8", "replace").splitlines()
@@ -1137,7 +1157,7 @@ def overload(stack, api):
               ("storm of 8,000 at once", scaled(8000, 500), False))  # 8,000: just under Tomcat's max-connections
     for phase, conns, stalled in phases:
         p = S.new_product()
-        api.configure(p, 1, 1, 3600)
+        api.configure(p, 1, 1, 3600, identity=VISITOR)  # a crowd of browsers, each entering with {}
         refused = threading.Event()
         if stalled:
             # The log stays frozen until the crowd meets it: a fixed 3 s from the pause could end before a slow
@@ -1195,7 +1215,7 @@ def slow_clients(stack, api):
     time.sleep(3)  # the attackers' sockets are open
     regular = S.Client(stack.ingest.base, timeout=5)
     late, failed, took = [], [], collections.defaultdict(list)
-    asks = [("enter", lambda i: regular.call("POST", ENTERS.format(p), {"userId": f"door-{i}"}), {202}),
+    asks = [("enter", lambda i: api.enter(p, f"door-{i}", client=regular), {202}),
             ("poll", lambda i: regular.call("GET", ENTERS.format(p) + "/" + token), {200, 429}),
             ("page", lambda i: regular.call("GET", f"/queues/{p}", headers={"Accept": "text/html"}), {200}),
             ("livez", lambda i: regular.call("GET", "/livez"), {200})]
@@ -1239,8 +1259,8 @@ def slow_clients(stack, api):
         f"{k} n={len(v)} p50 {ms(S.pct(v, 0.5))} max {ms(max(v))}" for k, v in took.items() if v))
 
 
-SCENARIOS = [hostile_input, forgery, consumer_crash, ingest_crash, admission_races, kafka_down, kafka_frozen,
-             kafka_broker_loss, redis_frozen, redis_down, redis_loss, redis_last_writes, redis_failover,
+SCENARIOS = [hostile_input, forgery, impersonation, consumer_crash, ingest_crash, admission_races, kafka_down,
+             kafka_frozen, kafka_broker_loss, redis_frozen, redis_down, redis_loss, redis_last_writes, redis_failover,
              redis_failover_behind, overload, slow_clients]
 
 

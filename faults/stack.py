@@ -321,6 +321,7 @@ class Service:
             REDIS_PORT=self.redis_port,
             ADMIN_TOKEN=self.stack.admin_token,
             QUEUE_TOKEN_SECRET=self.stack.token_secret,
+            ENTER_KEY=self.stack.enter_key,
             SERVICE_JAR=os.path.join(WORK, "jars", f"{self.module}-{VERSION}-exec.jar"),
         )
         env.pop("SPRING_PROFILES_ACTIVE", None)
@@ -391,6 +392,8 @@ class Stack:
         os.makedirs(WORK, exist_ok=True)
         self.admin_token = uuid.uuid4().hex + uuid.uuid4().hex[:16]
         self.token_secret = "faults-" + uuid.uuid4().hex + uuid.uuid4().hex
+        # the key the shop's backend enters its users with, in lines of identity "trusted" (never the admin token)
+        self.enter_key = "faults-enter-" + uuid.uuid4().hex + uuid.uuid4().hex
         self.redis = PrivateRedis()
         self.kafka = PrivateKafka()
         self.services = []
@@ -406,7 +409,8 @@ class Stack:
     STATE = os.path.join(WORK, "stack.json")
 
     def save(self):
-        json.dump({"admin": self.admin_token, "secret": self.token_secret, "kafka": self.kafka.pid(),
+        json.dump({"admin": self.admin_token, "secret": self.token_secret, "enter": self.enter_key,
+                   "kafka": self.kafka.pid(),
                    "services": {str(s.port): s.pid() for s in self.services if s.alive()}},
                   open(self.STATE, "w"))
 
@@ -414,7 +418,7 @@ class Stack:
         """Attaches to the stack a previous FAULTS_KEEP=1 run left running (development only)."""
         state = json.load(open(self.STATE))
         _key_names()
-        self.admin_token, self.token_secret = state["admin"], state["secret"]
+        self.admin_token, self.token_secret, self.enter_key = state["admin"], state["secret"], state["enter"]
         self.kafka.proc = Attached(state["kafka"])
         for s in self.services:
             if str(s.port) in state["services"]:
@@ -444,6 +448,17 @@ class Stack:
 
 
 # --- HTTP ----------------------------------------------------------------------------------------------------
+
+def key_header(key):
+    """The header a shop's backend enters its users with in a line of identity "trusted": its enter key as a bearer
+    token. Every enter of the runner that names its user goes with it (Api.enter, the corpus, the floods)."""
+    return {"Authorization": f"Bearer {key}"}
+
+
+def header_lines(headers):
+    """Headers as the lines of a raw request."""
+    return [f"{name}: {value}" for name, value in headers.items()]
+
 
 class Reply:
     __slots__ = ("status", "headers", "body", "elapsed", "error")

@@ -15,6 +15,8 @@ import io.queuegate.core.queue.QueueKeys;
  * keys that span products, as {@link Keyspace} and {@link QueueKeys} build them: the runner reads Redis by these
  * names and never spells a key itself.</li>
  * <li>{@code forgery ...} runs {@link ForgeryCheck}.</li>
+ * <li>{@code passes ...} signs passes as a shop does ({@link Passes}), and {@code visitors ...} enters a crowd of
+ * visitors ({@link VisitorEnters}): both for the impersonation scenario.</li>
  * </ul>
  */
 public final class FaultChecks {
@@ -28,9 +30,12 @@ public final class FaultChecks {
         switch (command) {
             case "keys" -> System.out.println(keys(Long.parseLong(rest[0])));
             case "forgery" -> ForgeryCheck.run(rest);
+            case "passes" -> Passes.run(rest);
+            case "visitors" -> VisitorEnters.run(rest);
             default -> {
                 System.err.println("usage: keys PRODUCT | forgery SECRET COUNT GENUINE_TOKENS_FILE ADMIN_TOKEN "
-                        + "[INGEST_BASE BOOKING_BASE PRODUCT HTTP_COUNT]");
+                        + "[INGEST_BASE BOOKING_BASE PRODUCT HTTP_COUNT] | passes [!]PRODUCT:SUB[:priority]... | "
+                        + "visitors INGEST_BASE PRODUCT COUNT OUT_FILE SECONDS");
                 System.exit(2);
             }
         }

@@ -392,7 +392,7 @@ final class ForgeryCheck {
         return null;
     }
 
-    private static String quote(List<String> values) {
+    static String quote(List<String> values) {
         StringBuilder s = new StringBuilder("[");
         for (String v : values) {
             s.append(s.length() == 1 ? "" : ", ").append('"').append(v.replace("\\", "\\\\").replace("\"", "\\\""))
