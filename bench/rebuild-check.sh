@@ -2,7 +2,7 @@
 # The time to rebuild a line of 1,000,000 waiting people after Redis loses everything, and the replay's pace
 # (docs/RELIABILITY.md, "Rebuild time"). Runs against a stack of its own Redis, started by ./run.sh:
 #
-#   ./run.sh stop; rm -rf .local/kafka/data .local/redis   # a fresh topic: the replay reads all of it
+#   ./run.sh stop; rm -rf .storage/local/kafka .local/redis   # a fresh topic: the replay reads all of it
 #   REDIS_PORT=6380 QUEUEGATE_INGEST_NOOP_ENDPOINT=true ./run.sh --detach --no-build --no-demo
 #   REDIS_PORT=6380 bench/rebuild-check.sh
 #

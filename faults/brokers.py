@@ -83,6 +83,7 @@ class Cluster:
     def start(self):
         self._launch("cluster-stop")  # what a crashed run left behind
         shutil.rmtree(self.dir, ignore_errors=True)
+        shutil.rmtree(os.path.join(S.STORAGE, "kafka-cluster"), ignore_errors=True)
         for port in range(self.port, self.port + 6):
             if S.port_open(port):
                 raise SystemExit(f"port {port} is taken; set FAULTS_KAFKA_CLUSTER_PORT (it and the five above)")

@@ -196,7 +196,7 @@ class Line:
                       ("their user id and a pass for them signed by the stranger's key, no key",
                        {"userId": user, "pass": forged}, None,
                        (401, "enter_key_required")),
-                      ("{}, no key", {}, None, (401, "enter_key_required"))]
+                      ("{}, no key", {}, None, (400, "user_id_required"))]
         else:
             mine = self.passes["imp-stranger"]
             tries += [("their user id, no pass", {"userId": user}, None, (403, "pass_required")),

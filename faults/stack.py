@@ -24,6 +24,8 @@ import redis as redis_py
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WORK = os.path.join(ROOT, ".local", "faults")
+# Kafka's topics, apart from the logs (scripts/lib.sh, STORAGE_DIR)
+STORAGE = os.path.join(ROOT, ".storage", "faults")
 SCRIPTS = os.path.join(ROOT, "scripts")
 VERSION = "0.1.0-SNAPSHOT"
 CHECKS_JAR = f"queuegate-fault-checks-{VERSION}-exec.jar"
@@ -70,7 +72,7 @@ def launcher(script, *args, **env):
 
 
 def script_env(**extra):
-    env = dict(os.environ, QG_LOCAL_DIR=WORK, JAVA_HOME=JAVA_HOME)
+    env = dict(os.environ, QG_LOCAL_DIR=WORK, QG_STORAGE_DIR=STORAGE, JAVA_HOME=JAVA_HOME)
     env.update({k: str(v) for k, v in extra.items()})
     return env
 
@@ -229,7 +231,7 @@ class PrivateKafka:
     def start(self, fresh=False):
         if fresh:
             self._launch("stop")  # a broker a crashed run left behind
-            shutil.rmtree(os.path.join(self.dir, "data"), ignore_errors=True)
+            shutil.rmtree(os.path.join(STORAGE, "kafka"), ignore_errors=True)
         if port_open(self.port) or port_open(self.controller_port):
             raise SystemExit(f"port {self.port} or {self.controller_port} is taken; set FAULTS_KAFKA_PORT and "
                              "FAULTS_KAFKA_CONTROLLER_PORT")

@@ -14,9 +14,10 @@
 #              (29092-29094), their controllers on the three above (29095-29097);
 #              KAFKA_CLUSTER_HEAP_OPTS (default "-Xms256m -Xmx256m", per node).
 #              QG_LOCAL_DIR (default .local, see scripts/lib.sh).
-# State lives in $QG_LOCAL_DIR/kafka/: data/ (log.dirs), server.properties, kafka.pid, kafka.log; the cluster's in
-# $QG_LOCAL_DIR/kafka-cluster/: cluster.id and node-1/ to node-3/, each with the same four. The jars are resolved once
-# into .local/kafka/libs/, whatever the state directory. Services reach the cluster with
+# State lives in $QG_LOCAL_DIR/kafka/: server.properties, kafka.pid, kafka.log; the cluster's in
+# $QG_LOCAL_DIR/kafka-cluster/: cluster.id and node-1/ to node-3/, each with the same three. The topics (log.dirs) live
+# apart, in .storage/ (scripts/lib.sh, STORAGE_DIR): kafka/ and kafka-cluster/node-1/ to node-3/. The jars are resolved
+# once into .local/kafka/libs/, whatever the state directory. Services reach the cluster with
 # KAFKA_BOOTSTRAP_SERVERS=127.0.0.1:29092,127.0.0.1:29093,127.0.0.1:29094 (scripts/service.sh, ./run.sh).
 set -euo pipefail
 
@@ -31,7 +32,7 @@ KAFKA_START_TIMEOUT="${KAFKA_START_TIMEOUT:-90}"
 
 KAFKA_DIR="$LOCAL_DIR/kafka"
 LIBS="$KAFKA_LIBS"
-DATA="$KAFKA_DIR/data"
+DATA="$STORAGE_DIR/kafka"
 PROPS="$KAFKA_DIR/server.properties"
 PID_FILE="$KAFKA_DIR/kafka.pid"
 LOG_FILE="$KAFKA_DIR/kafka.log"
@@ -163,6 +164,7 @@ CLUSTER_DIR="$LOCAL_DIR/kafka-cluster"
 CLUSTER_NODES=(1 2 3)
 
 node_dir() { printf '%s' "$CLUSTER_DIR/node-$1"; }
+node_data() { printf '%s' "$STORAGE_DIR/kafka-cluster/node-$1"; }
 node_port() { printf '%s' "$((KAFKA_CLUSTER_PORT + $1 - 1))"; }
 node_controller_port() { printf '%s' "$((KAFKA_CLUSTER_PORT + 2 + $1))"; }
 node_pid() { if [ -f "$(node_dir "$1")/kafka.pid" ]; then tr -dc '0-9' <"$(node_dir "$1")/kafka.pid"; fi; }
@@ -189,14 +191,14 @@ format_cluster() {
     cluster_id="$(cat "$CLUSTER_DIR/cluster.id")"
     for n in "${CLUSTER_NODES[@]}"; do
         dir="$(node_dir "$n")"
-        mkdir -p "$dir/data"
+        mkdir -p "$dir" "$(node_data "$n")"
         sed -e "s|@NODE_ID@|$n|g" \
             -e "s|@QUORUM_VOTERS@|$(cluster_voters)|g" \
-            -e "s|@LOG_DIRS@|$dir/data|g" \
+            -e "s|@LOG_DIRS@|$(node_data "$n")|g" \
             -e "s|@KAFKA_PORT@|$(node_port "$n")|g" \
             -e "s|@CONTROLLER_PORT@|$(node_controller_port "$n")|g" \
             "$ROOT/kafka/cluster.properties.template" >"$dir/server.properties"
-        [ -f "$dir/data/meta.properties" ] && continue
+        [ -f "$(node_data "$n")/meta.properties" ] && continue
         log "formatting Kafka node $n in ${dir#"$ROOT"/} (cluster id $cluster_id)"
         kafka_tool kafka.tools.StorageTool format -t "$cluster_id" -c "$dir/server.properties" \
             >>"$dir/format.log" 2>&1 \

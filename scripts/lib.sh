@@ -11,6 +11,11 @@ QG_VERSION="0.1.0-SNAPSHOT"
 # Where scripts/kafka.sh resolves the broker's jars, shared by every stack (downloaded once); Kafka's own tools come
 # from the same jars.
 KAFKA_LIBS="$ROOT/.local/kafka/libs"
+# Where Kafka keeps its topics: apart from the state directory, because a topic's segment files are named *.log and
+# hold every event (tokens among them), and whatever collects or scans the logs there (a log shipper, a check for
+# secrets) must find logs only. .storage/local/ for .local/, .storage/faults/ for the fault runner's .local/faults/.
+# shellcheck disable=SC2034
+STORAGE_DIR="${QG_STORAGE_DIR:-$ROOT/.storage/$(basename "$LOCAL_DIR" | sed 's/^\.//')}"
 
 log()  { printf '[queuegate] %s\n' "$*"; }
 warn() { printf '[queuegate] WARNING: %s\n' "$*" >&2; }

@@ -22,7 +22,7 @@
  *                const link = Queuegate.fromLink();      // {pass, token} of #pass=…&token=…, now out of the address
  *                if (link.pass) await line.join({ pass: link.pass });   // bar, so the link is not bookmarked or shared
  *              join() without a pass: Refusal 403 pass_required; a bad or expired pass: 403 pass_invalid.
- *   "trusted"  only the shop's backend enters (with its enter key; a browser gets 401 enter_key_required). It hands
+ *   "trusted"  only the shop's backend enters (with its enter key; a browser's {} gets 400 user_id_required). It hands
  *              the token to the page, which follows that place: line.adopt(token); line.watch(…). The waiting page
  *              takes it as /queues/1#token=<token>.
  *
@@ -238,7 +238,7 @@
      * @param {string} [options.pass] the pass the shop's backend signed for its user (a line of identity "pass")
      * @param {function(number)} [options.onChecking] called with the milliseconds spent while a challenge is solved
      * @returns {Promise<object>} the accepted entry: {token, userId, productId, status: 'PENDING'}
-     * @throws {Refusal} e.g. 401 enter_key_required (only the shop enters this line: see adopt), 403 pass_required
+     * @throws {Refusal} e.g. 400 user_id_required (only the shop enters this line: see adopt), 403 pass_required
      *         or pass_invalid, 409 queue_closed, 429 or 503 with retryAfterMs
      */
     async join(options) {

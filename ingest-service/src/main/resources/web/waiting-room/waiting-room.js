@@ -349,6 +349,7 @@
    */
   function joinProblem(refusal) {
     switch (refusal.code) {
+      case 'user_id_required':
       case 'enter_key_required':
       case 'enter_key_invalid':
         return { text: t('join.fromShop'), retry: false };

@@ -31,7 +31,6 @@ public class AdminTokenInterceptor implements HandlerInterceptor {
                 ? header.substring(BEARER.length()).trim() : "";
         // Digests have one length, so isEqual's time depends on neither token's length nor content.
         if (!MessageDigest.isEqual(this.expected, digest(presented))) {
-            response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
             throw new ApiException(HttpStatus.UNAUTHORIZED, ProblemCodes.UNAUTHORIZED,
                     "This endpoint needs Authorization: Bearer <admin token>.");
         }

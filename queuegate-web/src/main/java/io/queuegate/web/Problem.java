@@ -34,6 +34,11 @@ public record Problem(HttpStatusCode status, String code, String detail, HttpHea
         if (refusal.retryAfter() != null) {
             headers.set(HttpHeaders.RETRY_AFTER, refusal.retryAfterSeconds());
         }
+        if (refusal.status() == HttpStatus.UNAUTHORIZED) {
+            // every credential the services take is a bearer one (the admin token, an enter key): RFC 9110 asks a 401
+            // to say which scheme it wants
+            headers.set(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
+        }
         return new Problem(refusal.status(), refusal.code(), refusal.getMessage(), headers);
     }
 

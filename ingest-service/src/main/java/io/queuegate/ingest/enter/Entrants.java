@@ -74,6 +74,11 @@ record Entrants(TokenCodec tokens, EnterKeys keys, VisitorIds visitors) {
     }
 
     private Entrant trusted(long productId, QueueDirectory.Door door, EnterRequest request, String authorization) {
+        // a body that cannot be an enter is bad input whoever sends it: 400 before the key is asked for
+        if (request.userId() == null) {
+            throw new ApiException(HttpStatus.BAD_REQUEST, ProblemCodes.USER_ID_REQUIRED,
+                    "Name the user who enters: userId.");
+        }
         if (!EnterKeys.presented(authorization)) {
             throw new ApiException(HttpStatus.UNAUTHORIZED, ProblemCodes.ENTER_KEY_REQUIRED, "The line of product "
                     + productId + " is entered by the shop on its users' behalf: Authorization: Bearer <enter key>.");
@@ -81,10 +86,6 @@ record Entrants(TokenCodec tokens, EnterKeys keys, VisitorIds visitors) {
         if (!this.keys.accepts(authorization)) {
             throw new ApiException(HttpStatus.UNAUTHORIZED, ProblemCodes.ENTER_KEY_INVALID,
                     "The enter key is not one of this deployment's.");
-        }
-        if (request.userId() == null) {
-            throw new ApiException(HttpStatus.BAD_REQUEST, ProblemCodes.USER_ID_REQUIRED,
-                    "Name the user who enters: userId.");
         }
         return new Entrant(request.userId(), door.lane(productId, request.userId(), request.pass()),
                 request.userId(), false);

@@ -129,8 +129,8 @@ class EnterPublishingTests extends IngestHttpTestSupport {
     void aBadRequestWritesNothingToTheLog() {
         Map<String, String> none = Map.of();
         Map<String, String> wrongKey = Map.of("Authorization", "Bearer " + ADMIN_TOKEN);
-        // in a line of identity "trusted": a malformed user id or body whatever the key, then a missing or wrong
-        // key, then the key without a user
+        // in a line of identity "trusted": a malformed user id or body, or none named, whatever the key, then a
+        // missing or wrong key
         List<Refused> trusted = List.of(
                 new Refused("{\"userId\":\"\"}", ENTER_KEY_HEADER, 400, "invalid_request"),
                 new Refused("{\"userId\":\"   \"}", ENTER_KEY_HEADER, 400, "invalid_request"),
@@ -140,7 +140,7 @@ class EnterPublishingTests extends IngestHttpTestSupport {
                 new Refused("{\"userId\":", ENTER_KEY_HEADER, 400, "invalid_request"),
                 new Refused("not json", ENTER_KEY_HEADER, 400, "invalid_request"),
                 new Refused("{\"userId\":\"bob\"}", none, 401, "enter_key_required"),
-                new Refused("{}", none, 401, "enter_key_required"),
+                new Refused("{}", none, 400, "user_id_required"),
                 new Refused("{\"userId\":\"bob\"}", wrongKey, 401, "enter_key_invalid"),
                 new Refused("{\"userId\":null}", ENTER_KEY_HEADER, 400, "user_id_required"),
                 new Refused("{}", ENTER_KEY_HEADER, 400, "user_id_required"),

@@ -84,12 +84,16 @@ class IdentityHttpTests extends IngestHttpTestSupport {
         HttpResponse<String> bare = enter(product, "{\"userId\":\"bob\"}", Map.of());
         assertThat(bare.statusCode()).isEqualTo(401);
         assertThat(code(bare)).isEqualTo("enter_key_required");
+        assertThat(bare.headers().allValues("WWW-Authenticate")).containsExactly("Bearer");
+        // naming nobody is bad input, with or without the key
         HttpResponse<String> anonymous = enter(product, "{}", Map.of());
-        assertThat(code(anonymous)).isEqualTo("enter_key_required");
+        assertThat(anonymous.statusCode()).isEqualTo(400);
+        assertThat(code(anonymous)).isEqualTo("user_id_required");
         HttpResponse<String> wrong = enter(product, "{\"userId\":\"bob\"}",
                 Map.of("Authorization", "Bearer " + ADMIN_TOKEN));
         assertThat(wrong.statusCode()).isEqualTo(401);
         assertThat(code(wrong)).isEqualTo("enter_key_invalid");
+        assertThat(wrong.headers().allValues("WWW-Authenticate")).containsExactly("Bearer");
 
         Map<String, String> key = Map.of("Authorization", "Bearer " + ENTER_KEY);
         JsonNode bob = accepted(enter(product, "{\"userId\":\"bob\"}", key));
