@@ -1015,12 +1015,12 @@ def hostile_input(stack, api):
     S.wait_for(lambda: all((api.status(q, t).json() or {}).get("status") == "AVAILABLE"
                            for q, t in ((p, genuine), (pv, visitor_token))), 30, 0.1)
     time.sleep(0.5)
-    before = hostile.snapshot(redis)
+    before = hostile.snapshot(redis, (p, pa, pw, pv, pp))
     sent_before = hostile.producer_sends(stack.ingest.management)
     cases = hostile.corpus(stack, p, pa, genuine, pw, proof, pp, pv, visitor_token)
     results = hostile.run(cases)
     time.sleep(3)  # anything that reached Kafka has reached Redis by now
-    after = hostile.snapshot(redis)
+    after = hostile.snapshot(redis, (p, pa, pw, pv, pp))
     sent_after = hostile.producer_sends(stack.ingest.management)
     # Tomcat's parser would answer an unimplemented method, transfer coding or HTTP version with 501/505; the
     # services turn those into 400 problem+json, so every 5xx counts
