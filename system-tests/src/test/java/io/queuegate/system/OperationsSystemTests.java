@@ -92,8 +92,8 @@ class OperationsSystemTests extends StackTests {
         String first = this.stack.enter(this.productId, "metrics-0").text("token");
         String second = this.stack.enter(this.productId, "metrics-1").text("token");
         this.stack.enter(this.productId, "bad user");
-        // a visitor's enter, which a line of the shop's own users refuses
-        assertThat(this.stack.visit(this.productId, "{}").status()).isEqualTo(401);
+        // an enter naming a user without the shop's enter key, which a line of the shop's own users refuses
+        assertThat(this.stack.visit(this.productId, "{\"userId\":\"metrics-2\"}").status()).isEqualTo(401);
         await().atMost(Duration.ofSeconds(20))
             .until(() -> "WAITING".equals(this.stack.status(this.productId, second).text("status"))
                     && "AVAILABLE".equals(this.stack.status(this.productId, first).text("status")));
