@@ -5,7 +5,9 @@
 local counter = 0
 local prefix = nil
 local headers = { ["Content-Type"] = "application/json", ["Accept"] = "application/json" }
-local visitor = wrk.format("POST", nil, headers, "{}")
+-- built at the first request, not when the script loads: wrk.format takes the Host header from wrk.headers, which
+-- wrk sets only after loading the script, and a request without Host is answered 400
+local visitor = nil
 function init(args)
   if args[1] then
     prefix = args[1] .. "-" .. id .. "-"
@@ -14,6 +16,7 @@ end
 
 function request()
   if not prefix then
+    visitor = visitor or wrk.format("POST", nil, headers, "{}")
     return visitor
   end
   counter = counter + 1

@@ -73,12 +73,12 @@ record Load(String host, boolean wrk, int threads, int connections, Path scratch
         List<String> command = new ArrayList<>(List.of("wrk", "-t" + this.threads, "-c" + this.connections,
                 "-d" + duration.toSeconds() + "s", "--timeout", "10s", "-s", script.toString(),
                 "http://" + this.host + ":" + target.port() + (target.post() ? target.path() : "/"), "--"));
-        if (target.named()) {
-            command.add(tag);
-        }
-        else {
+        if (!target.post()) {
             command.add(target.tokensFile().toString());
             command.add(target.path());
+        }
+        else if (target.named()) {
+            command.add(tag);  // post.lua without an argument posts {}: a visitor's first enter
         }
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes());
