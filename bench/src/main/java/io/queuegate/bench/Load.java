@@ -66,10 +66,9 @@ record Load(String host, boolean wrk, int threads, int connections, Path scratch
             throws IOException, InterruptedException {
         Files.createDirectories(this.scratch);
         Path script = this.scratch.resolve(target.post() ? "post.lua" : "get.lua");
-        if (!Files.exists(script)) {
-            Files.writeString(script, Redis.resource("wrk/" + (target.post() ? "post.lua" : "get.lua")) + "\n"
-                    + Redis.resource("wrk/shared.lua"));
-        }
+        // written on every run: a script left by an older build of the benchmark would otherwise drive this one
+        Files.writeString(script, Redis.resource("wrk/" + (target.post() ? "post.lua" : "get.lua")) + "\n"
+                + Redis.resource("wrk/shared.lua"));
         List<String> command = new ArrayList<>(List.of("wrk", "-t" + this.threads, "-c" + this.connections,
                 "-d" + duration.toSeconds() + "s", "--timeout", "10s", "-s", script.toString(),
                 "http://" + this.host + ":" + target.port() + (target.post() ? target.path() : "/"), "--"));
