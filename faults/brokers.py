@@ -1,5 +1,5 @@
 """One Kafka broker of three lost mid-burst, then a second frozen, for faults/run.py's kafka-broker-loss. Standard
-library only.
+library only, and the fault-checks jar for reading a topic.
 
 The runner's own three-broker KRaft cluster (scripts/kafka.sh cluster-start: each node a broker and a controller, a
 quorum of three) on ports apart from the runner's single broker, in .local/faults/kafka-cluster/, and an ingest, an
@@ -10,8 +10,8 @@ topic (and one, the same or another, all of the bookings topic).
 
 Which broker leads, and which replicas are in sync, is asked of Kafka itself with a Metadata request (v4) written here
 on a plain socket, so that no JVM has to start at the moment the scenario times; a DescribeConfigs request (v1) reads
-the topic's min.insync.replicas the same way. The log is read once at the end with Kafka's console consumer, to count
-the enters it holds.
+the topic's min.insync.replicas the same way. The log is read once at the end by the fault-checks jar ('log', Kafka's
+consumer reading each partition to its end), to count the enters it holds.
 """
 import collections
 import json
@@ -209,31 +209,16 @@ def topic_config(ports, topic, key):
     return None
 
 
-def log_events(bootstrap, topic, attempts=5):
-    """The JSON values of the topic, read from the start by Kafka's console consumer. For a topic that holds records by
-    then, an empty read is a consumer that gave up (--timeout-ms) before its first fetch came back, as on a loaded
-    machine: it is read again, up to attempts times. A topic that may be empty is read with attempts=1."""
-    for _ in range(attempts):
-        events = _console_read(bootstrap, topic)
-        if events:
-            return events
-    return []
-
-
-def _console_read(bootstrap, topic):
-    libs = os.path.join(S.ROOT, ".local", "kafka", "libs", "*")
-    out = subprocess.run([S.JAVA, "--sun-misc-unsafe-memory-access=allow",
-                          "-Dlog4j2.configurationFile=" + os.path.join(S.ROOT, "kafka", "log4j2.yaml"), "-cp", libs,
-                          "org.apache.kafka.tools.consumer.ConsoleConsumer", "--bootstrap-server", bootstrap,
-                          "--topic", topic, "--from-beginning", "--timeout-ms", "2000"],
+def log_events(bootstrap, topic):
+    """The JSON values of the topic, every partition read from its start to the end it had when the read began, by the
+    fault-checks jar's 'log' command (Kafka's consumer, partitions assigned). A read that cannot reach the end within
+    its minute raises: a check must never take an unread log for an empty one."""
+    out = subprocess.run([S.JAVA, "--sun-misc-unsafe-memory-access=allow", "-jar",
+                          os.path.join(S.WORK, "jars", S.CHECKS_JAR), "log", bootstrap, topic, "60"],
                          capture_output=True, text=True, timeout=120)
-    events = []
-    for line in out.stdout.splitlines():
-        try:
-            events.append(json.loads(line))
-        except ValueError:
-            continue
-    return events
+    if out.returncode != 0:
+        raise RuntimeError(f"reading {topic} from {bootstrap} failed ({out.returncode}): {out.stderr.strip()[-400:]}")
+    return [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
 
 
 def log_enters(cluster, topic=ENTRIES):
@@ -251,7 +236,7 @@ def log_bookings(cluster, runner_kafka, p):
     own Kafka: both are read, once each, since either may hold nothing yet; the caller reads again while the check
     fails."""
     undone = {e.get("bookingId") for bootstrap in (cluster.bootstrap, runner_kafka)
-              for e in log_events(bootstrap, AUDIT, attempts=1)
+              for e in log_events(bootstrap, AUDIT)
               if e.get("productId") == p and e.get("type") == "RESTORED"}
     bookings = [b for b in log_events(cluster.bootstrap, BOOKINGS) if b.get("productId") == p]
     return [b for b in bookings if b["bookingId"] not in undone], [b for b in bookings if b["bookingId"] in undone]

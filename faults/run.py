@@ -44,6 +44,7 @@ import failover  # noqa: E402
 import hostile  # noqa: E402
 import impostors  # noqa: E402
 import stack as S  # noqa: E402
+import versions  # noqa: E402
 
 SCALE = float(os.environ.get("FAULTS_SCALE", "1") or 1)
 ENTERS = "/api/v1/queues/{}/entries"
@@ -479,25 +480,27 @@ def admission_races(stack, api):
     threads = [threading.Thread(target=f, daemon=True) for f in (monitor, leave_some, poll_api)]
     for t in threads:
         t.start()
-    t0 = time.monotonic()
-    # the race begins: three workers (two ticking every 10 ms), one-second entries, a fast bucket
-    api.configure(p, max_active, 5000, 1)
-    victim = extra[-1]
-    S.wait_for(lambda: int(stats(redis, p).get("admittedTotal", 0)) >= n * 0.3, 120, 0.005)
-    victim.kill9()
-    kill_admitted = int(stats(redis, p).get("admittedTotal", 0))
-    victim.start()
+    try:
+        t0 = time.monotonic()
+        # the race begins: three workers (two ticking every 10 ms), one-second entries, a fast bucket
+        api.configure(p, max_active, 5000, 1)
+        victim = extra[-1]
+        S.wait_for(lambda: int(stats(redis, p).get("admittedTotal", 0)) >= n * 0.3, 120, 0.005)
+        victim.kill9()
+        kill_admitted = int(stats(redis, p).get("admittedTotal", 0))
+        victim.start()
 
-    def drained():
-        return redis("ZCARD", k["waiting"]) == 0 and redis("ZCARD", k["entry"]) == 0
+        def drained():
+            return redis("ZCARD", k["waiting"]) == 0 and redis("ZCARD", k["entry"]) == 0
 
-    done = S.wait_for(drained, 240, 0.2)
-    elapsed = time.monotonic() - t0
-    victim.wait_healthy()
-    time.sleep(0.5)
-    stop.set()
-    for t in threads:
-        t.join(30)
+        done = S.wait_for(drained, 240, 0.2)
+        elapsed = time.monotonic() - t0
+        victim.wait_healthy()
+        time.sleep(0.5)
+    finally:  # the monitor polls Redis every 2 ms: it must not outlive the scenario, however it ends
+        stop.set()
+        for t in threads:
+            t.join(30)
     st = stats(redis, p)
     R.check(sc, "the line drained (every user admitted and expired, or left)", done,
             f"waiting={redis('ZCARD', k['waiting'])} entry={redis('ZCARD', k['entry'])}")
@@ -1264,6 +1267,16 @@ SCENARIOS = [hostile_input, forgery, impersonation, consumer_crash, ingest_crash
              redis_failover_behind, overload, slow_clients]
 
 
+def leave_nothing_behind(stack, own, name):
+    """Stops the services a scenario added and did not stop: one that broke off midway would otherwise leave them
+    running (two admission workers ticking every 10 ms, say) and load the machine under every scenario after it."""
+    left = [s for s in stack.services if s not in own]
+    for s in left:
+        S.log(f"{name} left {s.name} running; stopping it")
+        s.stop(grace=5)
+    stack.services[:] = own
+
+
 def main(argv):
     names = {f.__name__.replace("_", "-"): f for f in SCENARIOS}
     if argv and argv[0] in ("-h", "--help"):
@@ -1292,6 +1305,10 @@ def main(argv):
     except OSError:
         sys.exit("another faults run is in progress (.local/faults/run.lock)")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the stack is stopped on the way out
+    status, versions_said = versions.check()
+    if status:  # faults/run.sh chose a python3 in range; run.py started some other way may not be
+        sys.exit(versions_said)
+    S.log(versions_said + (", RESP2 asked for by name" if S.RESP2 else ", RESP2 (the only protocol it speaks)"))
     stack = S.Stack()
     t_all = time.monotonic()
     try:
@@ -1309,12 +1326,15 @@ def main(argv):
                 failover.release(stack)  # the services back on the runner's single Redis, after a failover scenario
             S.log(f"=== {name}: {f.__doc__.split(chr(10))[0]}")
             t0 = time.monotonic()
+            own = list(stack.services)
             try:
                 f(stack, api)
             except Exception as e:  # noqa: BLE001 - a broken scenario is a failed check, the others still run
                 import traceback
                 traceback.print_exc()
                 R.check(name, "scenario ran to the end", False, f"{type(e).__name__}: {e}")
+            finally:
+                leave_nothing_behind(stack, own, name)
             R.times[name] = time.monotonic() - t0
             for s in (stack.ingest, stack.worker, stack.booking):
                 if not s.alive() and f is not chosen[-1]:

@@ -5,10 +5,11 @@ stack of ./run.sh (Redis 6379, Kafka 9092, services 8080-8082) nor is disturbed 
 the project's own launchers (scripts/redis.sh, scripts/kafka.sh, scripts/service.sh) with the state directory, ports
 and settings of this stack; what is left here is what the faults do to them (kill -9, SIGSTOP) and the Redis client
 the checks read by. Key names come from the build (the fault-checks jar's 'keys' command), never spelled here.
-Standard library and redis-py (Debian's python3-redis).
+Standard library and redis-py (faults/requirements.txt gives the versions).
 """
 import functools
 import http.client
+import inspect
 import json
 import os
 import random
@@ -121,14 +122,21 @@ def wait_for(pred, timeout, step=0.1):
 RedisError = redis_py.RedisError  # every failure of the client: refused, timed out, closed, an error reply
 
 
+# RESP2, asked for by name where the client can speak RESP3: redis-py 8 speaks RESP3 unless told otherwise, and
+# there HGETALL answers a map, ZRANGE WITHSCORES pairs and ZSCORE a double, whatever callbacks are set. redis-py 4
+# speaks RESP2 only and takes no such argument.
+RESP2 = {"protocol": 2} if "protocol" in inspect.signature(redis_py.Redis.__init__).parameters else {}
+
+
 class Redis:
-    """The replies as the server sends them: strings, integers, lists and None, without the conversions redis-py
-    applies per command, so that HGETALL answers a flat list and ZSCORE a string. Threads may share one: each call
-    takes a connection of its own from the client's pool, and a broken one is replaced on the next call."""
+    """The replies as the server sends them in RESP2: strings, integers, flat lists and None, without the conversions
+    redis-py applies per command, so that HGETALL answers a flat list and ZSCORE a string, with every version of
+    redis-py faults/requirements.txt allows. Threads may share one: each call takes a connection of its own from the
+    client's pool, and a broken one is replaced on the next call."""
 
     def __init__(self, port, host="127.0.0.1", timeout=10):
         self.client = redis_py.Redis(host=host, port=port, socket_timeout=timeout, socket_connect_timeout=timeout,
-                                     decode_responses=True, encoding_errors="replace")
+                                     decode_responses=True, encoding_errors="replace", **RESP2)
         self.client.response_callbacks.clear()
 
     def __call__(self, *args):

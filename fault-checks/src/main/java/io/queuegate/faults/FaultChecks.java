@@ -17,6 +17,7 @@ import io.queuegate.core.queue.QueueKeys;
  * <li>{@code forgery ...} runs {@link ForgeryCheck}.</li>
  * <li>{@code passes ...} signs passes as a shop does ({@link Passes}), and {@code visitors ...} enters a crowd of
  * visitors ({@link VisitorEnters}): both for the impersonation scenario.</li>
+ * <li>{@code log BOOTSTRAP TOPIC} prints a topic's records up to its end ({@link TopicLog}).</li>
  * </ul>
  */
 public final class FaultChecks {
@@ -32,10 +33,11 @@ public final class FaultChecks {
             case "forgery" -> ForgeryCheck.run(rest);
             case "passes" -> Passes.run(rest);
             case "visitors" -> VisitorEnters.run(rest);
+            case "log" -> TopicLog.run(rest);
             default -> {
                 System.err.println("usage: keys PRODUCT | forgery SECRET COUNT GENUINE_TOKENS_FILE ADMIN_TOKEN "
                         + "[INGEST_BASE BOOKING_BASE PRODUCT HTTP_COUNT] | passes [!]PRODUCT:SUB[:priority]... | "
-                        + "visitors INGEST_BASE PRODUCT COUNT OUT_FILE SECONDS");
+                        + "visitors INGEST_BASE PRODUCT COUNT OUT_FILE SECONDS | log BOOTSTRAP TOPIC [SECONDS]");
                 System.exit(2);
             }
         }

@@ -36,9 +36,18 @@ public final class EntriesPaths {
 
     /** {@code GET /api/v1/queues/{p}/entries/{token}}, from the raw path. */
     public static boolean isPoll(String method, String path) {
-        String rest = afterProduct(path);
-        return "GET".equals(method) && rest != null && rest.startsWith(ENTRIES_SEGMENT + "/")
-                && rest.length() > ENTRIES_SEGMENT.length() + 1 && rest.indexOf('/', ENTRIES_SEGMENT.length() + 1) < 0;
+        return "GET".equals(method) && namesOneToken(afterProduct(path));
+    }
+
+    /** Whether what follows the product is {@code /entries/{token}}, with a non-empty token and nothing after it. */
+    private static boolean namesOneToken(String rest) {
+        return rest != null && rest.startsWith(ENTRIES_SEGMENT + "/") && rest.length() > ENTRIES_SEGMENT.length() + 1
+                && rest.indexOf('/', ENTRIES_SEGMENT.length() + 1) < 0;
+    }
+
+    /** {@code DELETE /api/v1/queues/{p}/entries/{token}}, a leave, from the raw path. */
+    public static boolean isLeave(String method, String path) {
+        return "DELETE".equals(method) && namesOneToken(afterProduct(path));
     }
 
     /** {@code GET /api/v1/queues/{p}/entries/{token}/events}, a place's event stream, from the raw path. */

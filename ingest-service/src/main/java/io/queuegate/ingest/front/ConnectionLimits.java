@@ -18,7 +18,9 @@ import io.netty.util.AttributeKey;
  * the cap per address does not apply to it; the cap on all connections does. No other address is exempt, whatever a
  * request says of where it came from ({@code Forwarded}, {@code X-Forwarded-For}): those headers are never read.
  *
- * <p>Memory is bounded by the cap: an address is counted only while it has a connection open.
+ * <p>A client is an address as {@link ClientAddresses} keys it for the limits per client: an IPv4 address, or an IPv6
+ * address's /64, which one host is usually given whole. Memory is bounded by the cap: a client is counted only while
+ * it has a connection open.
  */
 final class ConnectionLimits {
 
@@ -42,8 +44,10 @@ final class ConnectionLimits {
 
     /** Counts a new connection, marks it when it is past a cap, and uncounts it when it closes. */
     void opened(Channel channel) {
+        // counted by the same key as the limits per client (an IPv6 client by its /64), or one /64 could take them all
         InetAddress client = channel.remoteAddress() instanceof InetSocketAddress address
-                && !this.clients.isTrustedProxy(address.getAddress()) ? address.getAddress() : null;
+                && !this.clients.isTrustedProxy(address.getAddress()) ? ClientAddresses.keyOf(address.getAddress())
+                        : null;
         int all = this.open.incrementAndGet();
         // counted inside the map's own update of the address, so that a close removing it at once is never missed
         int fromClient = client == null ? 0 : this.perClient.compute(client, (key, count) -> {

@@ -30,7 +30,10 @@ import io.queuegate.ingest.EntriesPaths;
  */
 final class PerClientLimits {
 
-    /** What a request costs: an enter, or a poll of a token's status (a challenge fetch counts as one). */
+    /**
+     * What a request costs: an enter (a leave counts as one), or a poll of a token's status (a challenge fetch and an
+     * event stream's opening count as one).
+     */
     enum Kind { ENTER, POLL }
 
     /** Slots a client may sit in: a group of eight, found by hash and searched whole. */
@@ -170,7 +173,8 @@ final class PerClientLimits {
      * ({@code GET /api/v1/queues/{p}/challenge}); null for everything else.
      */
     static Kind kindOf(String method, String path) {
-        if (EntriesPaths.isEnter(method, path)) {
+        // a leave writes to the log as an enter does, so it is taken from the same allowance
+        if (EntriesPaths.isEnter(method, path) || EntriesPaths.isLeave(method, path)) {
             return Kind.ENTER;
         }
         return EntriesPaths.isPoll(method, path) || EntriesPaths.isChallengeFetch(method, path)

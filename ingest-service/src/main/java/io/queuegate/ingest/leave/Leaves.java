@@ -18,7 +18,9 @@ import org.springframework.stereotype.Component;
 /**
  * A leave: made durable before it is applied and acknowledged, then the place taken out of the line or the admitted
  * set, and counted ({@code queuegate.leaves}). A Redis that loses the sale restores the leaves from their topic before
- * it replays the lines, so a user who left is not placed again.
+ * it replays the lines, so a user who left is not placed again. A leave of a user gone already (left, revoked, or
+ * their turn over) stores and changes nothing, so that repeating one, by a client's retry or a script's loop, adds
+ * nothing to what a restore replays.
  */
 @Component
 class Leaves {
@@ -44,6 +46,10 @@ class Leaves {
      * @throws ApiException 503 when Kafka did not acknowledge within the publish timeout; nothing was removed
      */
     void leave(Token token) {
+        if (this.places.isGone(token)) {
+            // gone already: another leave, repeated, would only be one more record for every restore to replay
+            return;
+        }
         EntryLeft left = new EntryLeft(token.productId(), token.userId(), System.currentTimeMillis());
         // in the log first: a Redis that loses the leave gets it back from there, and nobody who left comes back
         DurableWrite.orUnavailable(() -> this.topic.send(Long.toString(token.productId()), left),

@@ -15,11 +15,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PerClientLimitsTests {
 
     @Test
-    void onlyEntersPollsAndChallengesAreCounted() {
+    void onlyEntersLeavesPollsChallengesAndStreamsAreCounted() {
         assertThat(PerClientLimits.kindOf("POST", "/api/v1/queues/42/entries")).isEqualTo(Kind.ENTER);
         assertThat(PerClientLimits.kindOf("GET", "/api/v1/queues/42/entries/abc")).isEqualTo(Kind.POLL);
         assertThat(PerClientLimits.kindOf("GET", "/api/v1/queues/42/challenge")).isEqualTo(Kind.POLL);
-        assertThat(PerClientLimits.kindOf("DELETE", "/api/v1/queues/42/entries/abc")).isNull();
+        // a leave writes to the log as an enter does
+        assertThat(PerClientLimits.kindOf("DELETE", "/api/v1/queues/42/entries/abc")).isEqualTo(Kind.ENTER);
+        assertThat(PerClientLimits.kindOf("GET", "/api/v1/queues/42/entries/abc/events")).isEqualTo(Kind.POLL);
+        assertThat(PerClientLimits.kindOf("DELETE", "/api/v1/queues/42/entries")).isNull();
+        assertThat(PerClientLimits.kindOf("DELETE", "/api/v1/queues/42/entries/abc/events")).isNull();
         assertThat(PerClientLimits.kindOf("GET", "/api/v1/queues/42/entries/abc/more")).isNull();
         assertThat(PerClientLimits.kindOf("GET", "/api/v1/page-settings")).isNull();
         assertThat(PerClientLimits.kindOf("GET", "/livez")).isNull();

@@ -21,6 +21,15 @@ public class Leaving {
         this.keyspace = keyspace;
     }
 
+    /**
+     * Whether the token's user is gone from this line already (left, was revoked, or had their turn end): a leave
+     * then changes nothing and need not be stored again.
+     */
+    public boolean isGone(Token token) {
+        return Boolean.TRUE.equals(this.redis.opsForSet()
+            .isMember(this.keyspace.product(token.productId()).gone(), token.userId()));
+    }
+
     /** The user left. @return whether the token's user held a place */
     public boolean remove(Token token) {
         return remove(token, "LEFT");
