@@ -4,6 +4,7 @@ import io.queuegate.web.AdminAccess;
 import io.queuegate.web.AdminProperties;
 import io.queuegate.web.ApiWebConfiguration;
 import io.queuegate.web.RequestBodyLimitFilter;
+import io.queuegate.web.egress.EgressConfiguration;
 
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.TopicConfig;
@@ -19,7 +20,7 @@ import org.springframework.kafka.config.TopicBuilder;
 
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(AdminProperties.class)
-@Import(ApiWebConfiguration.class)
+@Import({ ApiWebConfiguration.class, EgressConfiguration.class })
 class AdmissionConfiguration {
 
     @Bean

@@ -281,6 +281,41 @@ class WebhookTests {
         assertThat(off.get("webhookSecretSet").asBoolean()).isFalse();
     }
 
+    @Test
+    void asDeployedTheWorkerTakesOnlyHttpsUrlsAndPostsToNoAddressInside() throws Exception {
+        ConfigurableApplicationContext worker = startWorker(Map.of("queuegate.egress.allow-private", "false",
+                "queuegate.egress.allow-http", "false"));
+        long product = newProduct();
+        int port = URI.create(this.receiver.url()).getPort();
+        Map<String, String> refused = new LinkedHashMap<>();
+        refused.put(this.receiver.url(), "must be an https URL");
+        refused.put("http://shop.example/events", "must be an https URL");
+        refused.put("https://127.0.0.1:" + port + "/events", "127.0.0.1, which is not a public address");
+        refused.put("https://169.254.169.254/latest/meta-data/", "169.254.169.254, which is not a public address");
+        refused.put("https://10.1.2.3/events", "10.1.2.3, which is not a public address");
+        refused.put("https://[::1]:" + port + "/events", "which is not a public address");
+        refused.put("https://[::ffff:127.0.0.1]:" + port + "/events", "which is not a public address");
+        for (Map.Entry<String, String> url : refused.entrySet()) {
+            HttpResponse<String> answer = putQueue(worker, product, url.getKey(), WEBHOOK_SECRET);
+            assertThat(answer.statusCode()).as(url.getKey()).isEqualTo(400);
+            assertThat(answer.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+            JsonNode problem = JsonMapper.shared().readTree(answer.body());
+            assertThat(problem.get("code").asString()).isEqualTo("invalid_request");
+            assertThat(problem.get("detail").asString()).as(url.getKey()).startsWith("webhookUrl ")
+                .contains(url.getValue());
+        }
+        assertThat(redis.hasKey(this.keyspace.product(product).settings())).isFalse();
+
+        // a name is judged when it is connected to: localhost is taken here, and no POST reaches what it resolves to
+        String inside = "https://localhost:" + port + "/events";
+        assertThat(putQueue(worker, product, inside, WEBHOOK_SECRET).statusCode()).isEqualTo(200);
+        enter(worker, product, "inside", 1);
+        await().atMost(DELIVERED).until(() -> records(topic("admissions.DLT")).size() == 1);
+        assertThat(header(records(topic("admissions.DLT")).getFirst(), "kafka_dlt-exception-message"))
+            .contains("localhost resolves to").contains("which is not a public address");
+        assertThat(this.receiver.deliveries).isEmpty();
+    }
+
     private ConfigurableApplicationContext startWorker(Map<String, String> overrides,
             ApplicationContextInitializer<?>... initializers) {
         Map<String, String> properties = new LinkedHashMap<>();
@@ -310,6 +345,9 @@ class WebhookTests {
         properties.put("queuegate.admission.webhook.retries", "2");
         properties.put("queuegate.admission.webhook.first-retry", "100ms");
         properties.put("queuegate.admission.webhook.max-retry-interval", "200ms");
+        // the shop of these tests listens on http://127.0.0.1
+        properties.put("queuegate.egress.allow-private", "true");
+        properties.put("queuegate.egress.allow-http", "true");
         properties.putAll(overrides);
         ConfigurableApplicationContext worker = new SpringApplicationBuilder(AdmissionWorkerApplication.class)
             .initializers(initializers)

@@ -2,6 +2,7 @@ package io.queuegate.ingest;
 
 import io.queuegate.web.CrossOriginPolicy;
 import io.queuegate.web.WebProperties;
+import io.queuegate.web.egress.EgressConfiguration;
 import io.queuegate.web.reactive.ReactiveApiWebConfiguration;
 import io.queuegate.web.reactive.ReactiveCrossOriginAccess;
 
@@ -17,7 +18,7 @@ import org.springframework.kafka.config.TopicBuilder;
 
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(WebProperties.class)
-@Import(ReactiveApiWebConfiguration.class)
+@Import({ ReactiveApiWebConfiguration.class, EgressConfiguration.class })
 class IngestConfiguration {
 
     @Bean

@@ -131,6 +131,9 @@ final class Stack {
         properties.put("queuegate.admin.token", ADMIN_TOKEN);
         properties.put("queuegate.ingest.enter-keys", ENTER_KEY);
         properties.put("queuegate.queues.registry", REGISTRY);
+        // the shops of the tests (key sets, webhook receivers) listen on http://127.0.0.1
+        properties.put("queuegate.egress.allow-private", "true");
+        properties.put("queuegate.egress.allow-http", "true");
         for (String pair : extra) {
             String[] kv = pair.split("=", 2);
             properties.put(kv[0], kv[1]);

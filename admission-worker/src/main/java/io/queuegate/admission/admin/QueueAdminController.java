@@ -15,6 +15,7 @@ import io.queuegate.core.queue.QueueView;
 import io.queuegate.web.ApiException;
 import io.queuegate.web.DurableWrite;
 import io.queuegate.web.ProductIds;
+import io.queuegate.web.egress.EgressUrls;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
@@ -37,7 +38,7 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping(path = "/api/v1/queues", produces = MediaType.APPLICATION_JSON_VALUE)
 @Tag(name = "queues", description = "Queue administration (Authorization: Bearer <admin token>)")
 @SecurityRequirement(name = "admin")
-record QueueAdminController(QueueStore store, QueuePublisher publisher) {
+record QueueAdminController(QueueStore store, QueuePublisher publisher, EgressUrls egress) {
 
     @PutMapping(path = "/{productId}", consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Create or change a queue", description = """
@@ -52,13 +53,17 @@ record QueueAdminController(QueueStore store, QueuePublisher publisher) {
             is not an http(s) URL, both passKeys and passJwksUri, identity "pass" (or inviteOnly) without either, an \
             identity other than "visitor", "trusted" or "pass", inviteOnly with another identity, a webhookUrl that is not \
             an http(s) URL, a webhookUrl without a webhookSecret (16 to 256 characters) given or stored, or a \
-            webhookSecret without a webhookUrl; nothing is stored""")
+            webhookSecret without a webhookUrl; a passJwksUri or webhookUrl in plain http, unless the deployment sets \
+            queuegate.egress.allow-http, or naming an address that is not public (loopback, private, link-local...), \
+            unless it sets queuegate.egress.allow-private; nothing is stored""")
     @ApiResponse(responseCode = "503", description = "unavailable: not stored in Kafka, so not stored at all")
     QueueSettings put(@PathVariable("productId") String productIdText, @Valid @RequestBody QueueSettings given) {
         long productId = ProductIds.parse(productIdText);
         QueueSettings settings = keepWebhookSecret(productId, given);
         checkPasses(settings);
         checkWebhook(settings);
+        checkEgress("passJwksUri", settings.passJwksUri());
+        checkEgress("webhookUrl", settings.webhookUrl());
         DurableWrite.orUnavailable(() -> this.publisher.publish(productId, settings),
                 "The settings could not be stored durably; nothing changed, try again.",
                 DurableWrite.OPERATOR_RETRY_AFTER);
@@ -90,6 +95,19 @@ record QueueAdminController(QueueStore store, QueuePublisher publisher) {
         }
         if (settings.webhookSecret() != null && settings.webhookUrl() == null) {
             throw ApiException.invalidRequest("A webhookSecret needs a webhookUrl to send events to.");
+        }
+    }
+
+    /**
+     * A URL the services may send requests to as this deployment's {@code queuegate.egress.*} says: https, and not an
+     * address written literally that is not public. A host name is judged when it is connected to, by the addresses
+     * it resolves to then.
+     */
+    private void checkEgress(String name, String url) {
+        if (url != null) {
+            this.egress.refusal(url).ifPresent((refusal) -> {
+                throw ApiException.invalidRequest(name + " " + refusal + ".");
+            });
         }
     }
 

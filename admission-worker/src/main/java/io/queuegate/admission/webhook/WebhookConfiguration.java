@@ -1,9 +1,10 @@
 package io.queuegate.admission.webhook;
 
-import java.net.http.HttpClient;
 import java.util.Map;
 
 import io.queuegate.admission.AdmissionProperties;
+import io.queuegate.web.egress.EgressClient;
+import io.queuegate.web.egress.EgressProperties;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.config.TopicConfig;
@@ -43,13 +44,13 @@ class WebhookConfiguration {
     }
 
     /**
-     * The client that posts to the receivers. A redirect is not followed: the receiver is the URL the operator set,
-     * not one it points to. Closed with the context, once the sender's listener has stopped.
+     * The client that posts to the receivers, each POST within the timeout. A redirect is not followed: the receiver
+     * is the URL the operator set, not one it points to; and only public addresses over https are reached unless
+     * {@code queuegate.egress.*} says otherwise. Closed with the context, once the sender's listener has stopped.
      */
     @Bean
-    HttpClient webhookHttpClient(WebhookProperties properties) {
-        return HttpClient.newBuilder().connectTimeout(properties.timeout())
-            .followRedirects(HttpClient.Redirect.NEVER).build();
+    EgressClient webhookHttpClient(EgressProperties egress, WebhookProperties properties) {
+        return new EgressClient(egress, properties.timeout(), "webhook");
     }
 
     /**

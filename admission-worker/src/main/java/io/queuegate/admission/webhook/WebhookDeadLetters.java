@@ -2,6 +2,8 @@ package io.queuegate.admission.webhook;
 
 import java.time.Duration;
 
+import io.queuegate.web.egress.RefusedAddressException;
+import io.queuegate.web.egress.RefusedUrlException;
 import io.queuegate.web.ops.SendFailureLog;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -52,9 +54,11 @@ class WebhookDeadLetters implements DisposableBean {
         backOff.setInitialInterval(webhook.firstRetry().toMillis());
         backOff.setMultiplier(2);
         backOff.setMaxInterval(webhook.maxRetryInterval().toMillis());
-        // a record that is not an admission fails the same way every time: set aside at once
+        // a record that is not an admission, or whose URL or address queuegate.egress.* refuses, fails the same way
+        // every time: set aside at once
         this.errorHandler = new DefaultErrorHandler(recoverer, backOff);
-        this.errorHandler.addNotRetryableExceptions(JacksonException.class);
+        this.errorHandler.addNotRetryableExceptions(JacksonException.class, RefusedUrlException.class,
+                RefusedAddressException.class);
     }
 
     DefaultErrorHandler errorHandler() {

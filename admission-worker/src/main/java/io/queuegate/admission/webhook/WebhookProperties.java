@@ -22,7 +22,8 @@ import org.springframework.validation.annotation.Validated;
  * @param deadLetterTopic where an admission goes, untouched, once its receiver refused it {@code retries} times
  *        more, with the last failure in its headers
  * @param group the consumer group of the senders
- * @param timeout how long a POST may take, connecting included, before it counts as failed
+ * @param timeout how long a POST may take, from connecting to the last byte of the answer, before it is cut off and
+ *        counts as failed
  * @param retries how many times more a refused or failed POST is made before its event is set aside
  * @param firstRetry the pause before the first retry; each next one waits twice as long, up to
  *        {@code maxRetryInterval}

@@ -1,15 +1,13 @@
 package io.queuegate.admission.webhook;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.util.Map;
 import java.util.Optional;
 
 import io.queuegate.core.event.UserAdmitted;
 import io.queuegate.core.queue.QueueSettings;
 import io.queuegate.core.queue.QueueStore;
+import io.queuegate.web.egress.EgressClient;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,9 +19,11 @@ import org.springframework.stereotype.Component;
 /**
  * Tells a queue's webhook that a user's turn came: one signed POST of an {@code entry.available} event per admission
  * ({@link UserAdmitted}). The body is synchronous, so the record's offset is committed only after the receiver
- * answered 2xx; any other answer, or none within the timeout, throws, and the error handler
- * ({@link WebhookDeadLetters}) posts it again, then sets it aside on the dead-letter topic. Delivery is therefore at
- * least once: a receiver drops repeats by the event's {@code id}.
+ * answered 2xx; any other answer (a redirect is not followed), or none within the timeout (from connecting to the
+ * last byte of the answer), throws, and the error handler ({@link WebhookDeadLetters}) posts it again, then sets it
+ * aside on the dead-letter topic. Delivery is therefore at least once: a receiver drops repeats by the event's
+ * {@code id}. A URL or an address that {@code queuegate.egress.*} refuses ({@link EgressClient}) is set aside at
+ * once.
  *
  * <p>The URL and the secret are read from the queue's settings when the event is sent, not when the user was
  * admitted, so an operator who corrects a wrong URL also fixes the retries under way. An event whose queue has no
@@ -31,7 +31,7 @@ import org.springframework.stereotype.Component;
  * once the turn is over helps nobody.
  */
 @Component
-record WebhookSender(QueueStore queues, JsonMapper json, WebhookProperties properties, HttpClient http) {
+record WebhookSender(QueueStore queues, JsonMapper json, EgressClient http) {
 
     static final String LISTENER_ID = "webhook-sender";
 
@@ -44,7 +44,7 @@ record WebhookSender(QueueStore queues, JsonMapper json, WebhookProperties prope
             topics = "${queuegate.admission.webhook.topic:queuegate.admissions}",
             concurrency = "${queuegate.admission.webhook.concurrency:4}",
             containerFactory = WebhookConfiguration.LISTENER_FACTORY)
-    void send(ConsumerRecord<String, byte[]> record) throws IOException, InterruptedException {
+    void send(ConsumerRecord<String, byte[]> record) throws IOException {
         UserAdmitted admitted = this.json.readValue(record.value(), UserAdmitted.class);
         Optional<QueueSettings> settings = this.queues.findSettings(admitted.productId())
             .filter(QueueSettings::hasWebhook);
@@ -60,15 +60,10 @@ record WebhookSender(QueueStore queues, JsonMapper json, WebhookProperties prope
             return;
         }
         byte[] body = this.json.writeValueAsBytes(EntryAvailable.of(admitted));
-        HttpRequest request = HttpRequest.newBuilder(URI.create(settings.get().webhookUrl()))
-            .timeout(this.properties.timeout())
-            .header("Content-Type", "application/json")
-            .header("User-Agent", "Queuegate-Webhook")
-            .header("Queuegate-Event-Id", admitted.eventId())
-            .header(WebhookSigner.HEADER, WebhookSigner.sign(settings.get().webhookSecret(), now / 1000, body))
-            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-            .build();
-        int status = this.http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+        int status = this.http.post(settings.get().webhookUrl(), body, Map.of(
+                "User-Agent", "Queuegate-Webhook",
+                "Queuegate-Event-Id", admitted.eventId(),
+                WebhookSigner.HEADER, WebhookSigner.sign(settings.get().webhookSecret(), now / 1000, body)));
         if (status < 200 || status > 299) {
             throw new ReceiverRefused(admitted, status);
         }

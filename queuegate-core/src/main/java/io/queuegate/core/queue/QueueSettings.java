@@ -74,14 +74,17 @@ public record QueueSettings(
                 passes""")
         List<Map<String, Object>> passKeys,
         @Schema(example = "https://shop.example/.well-known/jwks.json", nullable = true, description = """
-                Instead of passKeys: the URL (http or https) of the JWK set the shop's backend publishes its pass keys \
-                in. Ingest reads it again every minute and uses its public EC P-256 keys, so a rotation needs no \
-                change here: publish the new key a minute before signing with it. Unset: passKeys, if any""")
+                Instead of passKeys: the https URL of the JWK set the shop's backend publishes its pass keys in, at a \
+                public address, answering without a redirect (plain http and private addresses only where the \
+                deployment allows them, queuegate.egress.*). Ingest reads it again every minute and uses its public EC \
+                P-256 keys, so a rotation needs no change here: publish the new key a minute before signing with it. \
+                Unset: passKeys, if any""")
         @Size(max = QueueSettings.MAX_URI_LENGTH) String passJwksUri,
         @Schema(example = "https://shop.example/queuegate/events", nullable = true, description = """
-                The URL (http or https) the shop's backend takes events at: when a user's turn comes (status \
+                The https URL, at a public address, the shop's backend takes events at (plain http and private \
+                addresses only where the deployment allows them, queuegate.egress.*): when a user's turn comes (status \
                 AVAILABLE), an entry.available event is POSTed to it, signed with webhookSecret (header \
-                Queuegate-Signature), at least once. Unset: no events""")
+                Queuegate-Signature), at least once; a redirect is not followed. Unset: no events""")
         @Size(max = QueueSettings.MAX_URI_LENGTH) String webhookUrl,
         @Schema(nullable = true, writeOnly = true, minLength = QueueSettings.MIN_WEBHOOK_SECRET_LENGTH,
                 description = """
