@@ -1,5 +1,5 @@
 """One Kafka broker of three lost mid-burst, then a second frozen, for faults/run.py's kafka-broker-loss. Standard
-library only, and the fault-checks jar for reading a topic.
+library only, and the fault-checks jar for Kafka's Admin client and consumer.
 
 The runner's own three-broker KRaft cluster (scripts/kafka.sh cluster-start: each node a broker and a controller, a
 quorum of three) on ports apart from the runner's single broker, in .local/faults/kafka-cluster/, and an ingest, an
@@ -8,18 +8,17 @@ beside the runner's services and on the runner's Redis. The services create thei
 on three brokers (3 replicas, min.insync.replicas 2), with one partition, so that one broker leads all of the entries
 topic (and one, the same or another, all of the bookings topic).
 
-Which broker leads, and which replicas are in sync, is asked of Kafka itself with a Metadata request (v4) written here
-on a plain socket, so that no JVM has to start at the moment the scenario times; a DescribeConfigs request (v1) reads
-the topic's min.insync.replicas the same way. The log is read once at the end by the fault-checks jar ('log', Kafka's
-consumer reading each partition to its end), to count the enters it holds.
+Which broker leads, which replicas are in sync and the topic's min.insync.replicas are asked of Kafka's own Admin
+client, in the fault-checks jar ('admin'), started once before the scenario's clock runs so that no JVM starts at the
+moment the scenario times. The log is read once at the end by the same jar ('log', Kafka's consumer reading each
+partition to its end), to count the enters it holds.
 """
 import collections
 import json
 import os
 import shutil
 import signal
-import socket
-import struct
+import queue
 import subprocess
 import threading
 import time
@@ -108,105 +107,63 @@ class Cluster:
         self._launch("cluster-stop")
 
 
-# --- two Kafka requests on a plain socket ------------------------------------------------------------------------
-
-class _Reader:
-    def __init__(self, data):
-        self.data, self.at = data, 0
-
-    def _take(self, fmt):
-        value = struct.unpack_from(fmt, self.data, self.at)[0]
-        self.at += struct.calcsize(fmt)
-        return value
-
-    def int8(self):
-        return self._take(">b")
-
-    def int16(self):
-        return self._take(">h")
-
-    def int32(self):
-        return self._take(">i")
-
-    def string(self):
-        n = self.int16()
-        if n < 0:
-            return None
-        value = self.data[self.at:self.at + n].decode()
-        self.at += n
-        return value
-
-    def array(self, item):
-        return [item() for _ in range(max(0, self.int32()))]
-
-
-def _string(s):
-    raw = s.encode()
-    return struct.pack(">h", len(raw)) + raw
-
-
-def _call(port, api_key, version, body, timeout=3.0):
-    """One request (header v1) and its response body (after the v0 header), on a connection of its own."""
-    message = struct.pack(">hhi", api_key, version, 1) + _string("queuegate-faults") + body
-    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
-        sock.sendall(struct.pack(">i", len(message)) + message)
-        size = struct.unpack(">i", _read_exactly(sock, 4))[0]
-        return _Reader(_read_exactly(sock, size)[4:])
-
-
-def _read_exactly(sock, n):
-    data = b""
-    while len(data) < n:
-        chunk = sock.recv(n - len(data))
-        if not chunk:
-            raise ConnectionError("the broker closed the connection")
-        data += chunk
-    return data
-
+# --- questions to the cluster, through Kafka's Admin client -------------------------------------------------------
 
 Partition = collections.namedtuple("Partition", "leader replicas isr")
 
 
-def partition(ports, topic=ENTRIES, index=0):
-    """Leader, replicas and in-sync replicas of a partition, as the first broker that answers says (Metadata v4:
-    Kafka 4 dropped v0-v3)."""
-    for port in ports:
-        try:
-            r = _call(port, 3, 4, struct.pack(">i", 1) + _string(topic) + struct.pack(">b", 0))
-        except OSError:
-            continue
-        r.int32()  # throttle time
-        r.array(lambda: (r.int32(), r.string(), r.int32(), r.string()))  # brokers
-        r.string()  # cluster id
-        r.int32()  # controller
-        def part():
-            return r.int16(), r.int32(), r.int32(), r.array(r.int32), r.array(r.int32)
-        for _error, name, _internal, parts in r.array(lambda: (r.int16(), r.string(), r.int8(), r.array(part))):
-            for _perror, number, leader, replicas, isr in parts:
-                if name == topic and number == index:
-                    return Partition(leader, replicas, isr)
-    return None
+class ClusterAdmin:
+    """Kafka's Admin client in the fault-checks jar ('admin', one JSON answer a question), started once before the
+    scenario's clock runs, so that no JVM starts at the moment the scenario times. A question the cluster does not
+    answer within 3 s is answered None, and may be asked again."""
 
+    def __init__(self, bootstrap):
+        with self._log() as log:
+            self.proc = subprocess.Popen([S.JAVA, "--sun-misc-unsafe-memory-access=allow", "-jar",
+                                          os.path.join(S.WORK, "jars", S.CHECKS_JAR), "admin", bootstrap],
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+                                         text=True, bufsize=1)
+        self.answers = queue.Queue()
+        self.lock = threading.Lock()
+        threading.Thread(target=self._read, daemon=True).start()
 
-def topic_config(ports, topic, key):
-    """(value, source) of one setting of a topic (DescribeConfigs v1); source 1 is the topic's own setting."""
-    body = struct.pack(">i", 1) + struct.pack(">b", 2) + _string(topic) + struct.pack(">i", 1) + _string(key)
-    body += struct.pack(">b", 0)
-    for port in ports:
+    @staticmethod
+    def _log():
+        """Where the client says why it answered None: .local/faults/logs/cluster-admin.log."""
+        os.makedirs(os.path.join(S.WORK, "logs"), exist_ok=True)
+        return open(os.path.join(S.WORK, "logs", "cluster-admin.log"), "a")
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.answers.put(json.loads(line))
+        self.answers.put(EOFError("the admin client ended"))
+
+    def _ask(self, question):
+        with self.lock:
+            self.proc.stdin.write(question + "\n")
+            self.proc.stdin.flush()
+            # the client answers every question within its 3 s; far longer means it is gone
+            answer = self.answers.get(timeout=30)
+        if isinstance(answer, EOFError):
+            raise answer
+        return answer
+
+    def partition(self, topic=ENTRIES, index=0):
+        """Leader, replicas and in-sync replicas of a partition, or None."""
+        a = self._ask(f"partition {topic} {index}")
+        return Partition(a["leader"], a["replicas"], a["isr"]) if a else None
+
+    def topic_config(self, topic, key):
+        """(value, source) of one setting of a topic, or None; source DYNAMIC_TOPIC_CONFIG is the topic's own."""
+        a = self._ask(f"config {topic} {key}")
+        return (a["value"], a["source"]) if a else None
+
+    def close(self):
         try:
-            r = _call(port, 32, 1, body)
-        except OSError:
-            continue
-        r.int32()
-        def config():
-            return (r.string(), r.string(), r.int8(), r.int8(), r.int8(),
-                    r.array(lambda: (r.string(), r.string(), r.int8())))
-        for _error, _message, _type, _name, configs in r.array(
-                lambda: (r.int16(), r.string(), r.int8(), r.string(), r.array(config))):
-            for name, value, _read_only, source, _sensitive, _synonyms in configs:
-                if name == key:
-                    return value, source
-    return None
+            self.proc.stdin.close()
+            self.proc.wait(10)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
 
 
 def log_events(bootstrap, topic):
@@ -271,6 +228,7 @@ def kafka_broker_loss(stack, run):
     R = run.R
     cluster = Cluster()
     own = []
+    admin = None
     try:
         t0 = time.monotonic()
         cluster.start()
@@ -288,7 +246,7 @@ def kafka_broker_loss(stack, run):
         t_services = time.monotonic() - t0 - t_cluster
         api = run.Api(types.SimpleNamespace(ingest=ingest, worker=worker, booking=booking,
                                             admin_token=stack.admin_token, enter_key=stack.enter_key))
-        ports = [cluster.broker_port(n) for n in NODES]
+        admin = ClusterAdmin(cluster.bootstrap)
         redis = run.redis_of(stack)
         p = S.new_product()
         k = run.keys(p)
@@ -314,12 +272,12 @@ def kafka_broker_loss(stack, run):
                 f"stock set: {stocked}, {len(bookers)} entered, admitted {admitted} (now "
                 f"{redis('ZCARD', k['entry'])}), booking {first}")
 
-        before = S.wait_for(lambda: partition(ports), 30, 0.2)
+        before = S.wait_for(lambda: admin.partition(), 30, 0.2)
         R.check(sc, "the entries topic: 3 replicas, all in sync",
                 before is not None and len(before.replicas) == 3 and sorted(before.isr) == list(NODES), before)
-        setting = topic_config(ports, ENTRIES, "min.insync.replicas")
-        R.check(sc, "the entries topic's own min.insync.replicas is 2", setting == ("2", 1), setting)
-        booking_leader = (partition(ports, BOOKINGS) or Partition(None, [], [])).leader
+        setting = admin.topic_config(ENTRIES, "min.insync.replicas")
+        R.check(sc, "the entries topic's own min.insync.replicas is 2", setting == ("2", "DYNAMIC_TOPIC_CONFIG"), setting)
+        booking_leader = (admin.partition(BOOKINGS) or Partition(None, [], [])).leader
 
         es, stop = run.outage_load(api, p, "kb", threads=12)
         S.wait_for(lambda: run.first_202_after(es, t0) is not None, 30, 0.1)
@@ -328,7 +286,6 @@ def kafka_broker_loss(stack, run):
         t_kill = time.monotonic()
         cluster.kill9(victim)
         booked = Bookers(api, p, bookers[1:], t_kill)
-        live = [cluster.broker_port(n) for n in NODES if n != victim]
         S.wait_for(lambda: run.first_202_after(es, t_kill) is not None, RESUME_BOUND + 10, 0.1)
         resumed = run.first_202_after(es, t_kill)
         R.check(sc, f"202s resume within {RESUME_BOUND:.0f} s of killing the leader", resumed is not None
@@ -346,8 +303,8 @@ def kafka_broker_loss(stack, run):
         time.sleep(1)  # accepting again, steadily, on the two brokers left
 
         after = S.wait_for(lambda: (lambda q: q if q and q.leader in NODES and q.leader != victim
-                                    and len(q.isr) == 2 else None)(partition(live)), 30, 0.2)
-        R.check(sc, "a new leader with the third broker in sync", after is not None, partition(live))
+                                    and len(q.isr) == 2 else None)(admin.partition()), 30, 0.2)
+        R.check(sc, "a new leader with the third broker in sync", after is not None, admin.partition())
         second = next(n for n in (after.isr if after else []) if n != after.leader) if after else None
         t_freeze = time.monotonic()
         if second is not None:
@@ -425,6 +382,8 @@ def kafka_broker_loss(stack, run):
         for t in stoppers:
             t.join()
         stack.services[:] = [s for s in stack.services if s not in own]
+        if admin is not None:
+            admin.close()
         cluster.stop()
 
 

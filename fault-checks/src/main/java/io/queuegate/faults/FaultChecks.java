@@ -18,6 +18,8 @@ import io.queuegate.core.queue.QueueKeys;
  * <li>{@code passes ...} signs passes as a shop does ({@link Passes}), and {@code visitors ...} enters a crowd of
  * visitors ({@link VisitorEnters}): both for the impersonation scenario.</li>
  * <li>{@code log BOOTSTRAP TOPIC} prints a topic's records up to its end ({@link TopicLog}).</li>
+ * <li>{@code admin BOOTSTRAP} answers questions about the cluster's partitions and topic settings
+ * ({@link ClusterQuestions}).</li>
  * </ul>
  */
 public final class FaultChecks {
@@ -34,10 +36,12 @@ public final class FaultChecks {
             case "passes" -> Passes.run(rest);
             case "visitors" -> VisitorEnters.run(rest);
             case "log" -> TopicLog.run(rest);
+            case "admin" -> ClusterQuestions.run(rest);
             default -> {
                 System.err.println("usage: keys PRODUCT | forgery SECRET COUNT GENUINE_TOKENS_FILE ADMIN_TOKEN "
                         + "[INGEST_BASE BOOKING_BASE PRODUCT HTTP_COUNT] | passes [!]PRODUCT:SUB[:priority]... | "
-                        + "visitors INGEST_BASE PRODUCT COUNT OUT_FILE SECONDS | log BOOTSTRAP TOPIC [SECONDS]");
+                        + "visitors INGEST_BASE PRODUCT COUNT OUT_FILE SECONDS | log BOOTSTRAP TOPIC [SECONDS] | "
+                        + "admin BOOTSTRAP");
                 System.exit(2);
             }
         }
