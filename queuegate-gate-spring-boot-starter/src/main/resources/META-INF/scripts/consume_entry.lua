@@ -3,6 +3,7 @@
 -- KEYS[1] entry:{p}   KEYS[2] stock:{p}   KEYS[3] bookings:{p}   KEYS[4] stats:{p}   KEYS[5] audit:{p}
 -- KEYS[6] reservations:{p} (booking id -> the entry's expiry, until the booking is confirmed durable)
 -- KEYS[7] gone:{p} (users whose place is used or expired)
+-- KEYS[8] reserved-at:{p} (booking id -> when reserved, for the admission worker's sweeper of stranded reservations)
 -- ARGV[1] user id (the verified token's)   ARGV[2] quantity   ARGV[3] now in epoch ms, or 0 to read Redis TIME
 -- ARGV[4] booking id   ARGV[5] booking record (JSON)
 -- Returns {'RESERVED', expiresAt, stockLeft}, {'SOLD_OUT', stockLeft}, {'NOT_ADMITTED'} or {'RESTORING'}.
@@ -43,6 +44,7 @@ redis.call('SADD', KEYS[7], user)
 redis.call('DECRBY', KEYS[2], quantity)
 redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
 redis.call('HSET', KEYS[6], ARGV[4], expiresAt)
+redis.call('ZADD', KEYS[8], now, ARGV[4])
 redis.call('HINCRBY', KEYS[4], 'consumedTotal', 1)
 -- the units booked so far; a stock setting records it, so a rebuild knows which bookings came after it
 redis.call('HINCRBY', KEYS[4], 'bookedUnits', quantity)

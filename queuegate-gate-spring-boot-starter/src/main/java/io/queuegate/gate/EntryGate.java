@@ -55,8 +55,6 @@ public class EntryGate {
 
     private final ReservationUndo undo;
 
-    private final Keyspace keyspace;
-
     /** Null unless {@code queuegate.gate.jwks-uri} is set. */
     private final AdmissionVerifier admissions;
 
@@ -88,7 +86,6 @@ public class EntryGate {
         this.tokens = tokens;
         this.json = json;
         this.properties = properties;
-        this.keyspace = keyspace;
         this.scripts = new ReservationScripts(redis, timer, keyspace);
         this.undo = new ReservationUndo(this.scripts);
     }
@@ -194,10 +191,18 @@ public class EntryGate {
         return this.tokens.verify(token, productId).orElseThrow(GateRejectedException::notAdmitted);
     }
 
-    /** Marks a reservation durable (its booking was published): from now on it is never undone. */
-    public void confirm(Reservation reservation) {
-        this.redis.opsForHash()
-            .delete(this.keyspace.product(reservation.productId()).reservations(), reservation.bookingId());
+    /**
+     * Marks a reservation durable (its booking was published): from now on it is never undone. A reservation left
+     * unconfirmed past the publish timeout and a margin is settled by the admission worker's sweeper, confirmed when
+     * its booking is in the bookings topic and released when it is not; this step and the sweeper's are atomic, so
+     * exactly one of them settles it.
+     *
+     * @return true when the booking stands; false when the sweeper released the reservation first (the caller was
+     *     too slow to publish, frozen or paused): the token and the stock are back, and the booking, should it be in
+     *     the topic, is undone by the audit's RESTORED change naming it, so the buyer must be told it was not booked
+     */
+    public boolean confirm(Reservation reservation) {
+        return this.scripts.confirm(reservation);
     }
 
     /** Gives back the stock and the token of a reservation that could not be confirmed. Safe to repeat. */

@@ -249,7 +249,7 @@ class ConsumeEntryScriptTests extends GateRedisTestSupport {
     private List<String> consume(String token, int quantity, long now, String bookingId, String record) {
         List<Object> reply = redis.execute(CONSUME,
                 List.of(this.keys.entry(), this.keys.stock(), this.keys.bookings(), this.keys.stats(),
-                        this.keys.audit(), this.keys.reservations(), this.keys.gone()),
+                        this.keys.audit(), this.keys.reservations(), this.keys.gone(), this.keys.reservedAt()),
                 userNamedBy(token), Integer.toString(quantity), Long.toString(now), bookingId, record);
         assertThat(reply).isNotNull();
         return reply.stream().map(String::valueOf).toList();
