@@ -44,7 +44,8 @@ script = text[:first] + prelude + text[first:]
 master = redis.Redis(port=int(os.environ["REDIS_SENTINEL_MASTER_PORT"]), decode_responses=True)
 sha = master.script_load(script)
 p = random.randint(10**9, 9 * 10**9)
-keys = [f"{name}:{{{p}}}" for name in ("entry", "stock", "bookings", "stats", "audit", "reservations", "gone")]
+keys = [f"{name}:{{{p}}}" for name in ("entry", "stock", "bookings", "stats", "audit", "reservations", "gone",
+                                          "reserved-at")]
 
 
 def round_of(with_wait):
