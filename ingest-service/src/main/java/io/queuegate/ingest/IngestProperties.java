@@ -45,6 +45,9 @@ import org.springframework.validation.annotation.Validated;
  *        ({@code Authorization: Bearer <key>}); several, so that a key is rotated without a moment when neither
  *        works. Empty by default: no trusted enter is taken. Each is held to the secrets' policy and must not be the
  *        admin token
+ * @param maxPassLifetime the furthest a pass's {@code exp} may be from the moment it is shown: a pass valid for longer
+ *        is refused (403 {@code pass_invalid}), so that a pass that leaked, or one a shop signed for too long, stops
+ *        working within this time. A shop signs its passes for less (minutes to hours, before a sale)
  */
 @Validated
 @ConfigurationProperties("queuegate.ingest")
@@ -63,5 +66,12 @@ public record IngestProperties(
         @DefaultValue("0ms") @NotNull Duration roundGather,
         @DefaultValue("64") @Min(1) int roundGatherBelow,
         @DefaultValue @NotNull List<String> trustedProxies,
-        @DefaultValue @NotNull List<String> enterKeys) {
+        @DefaultValue @NotNull List<String> enterKeys,
+        @DefaultValue("1d") @NotNull Duration maxPassLifetime) {
+
+    public IngestProperties {
+        if (maxPassLifetime != null && (maxPassLifetime.isNegative() || maxPassLifetime.isZero())) {
+            throw new IllegalArgumentException("queuegate.ingest.max-pass-lifetime must be positive");
+        }
+    }
 }

@@ -44,10 +44,14 @@ class QueueDirectory {
         /** How soon to try again when a shop's published keys could not be fetched. */
         private static final Duration KEYS_RETRY_AFTER = Duration.ofSeconds(5);
 
-        static Door of(QueueSettings settings, PublishedPassKeys published) {
+        /** @param maxPassLifetime how far off a pass's {@code exp} may be ({@code max-pass-lifetime}) */
+        static Door of(QueueSettings settings, PublishedPassKeys published, Duration maxPassLifetime) {
             PassVerifier passes = settings.passKeys() != null ? PassVerifier.of(settings.passKeys())
                     : settings.passJwksUri() != null ? published.verifier(settings.passJwksUri()).orElse(null)
                     : null;
+            if (passes != null) {
+                passes = passes.withMaxLifetime(maxPassLifetime);
+            }
             return new Door(settings.open() ? Availability.OPEN : Availability.CLOSED,
                     settings.asksForProof() ? settings.challengeMaxNumber() : 0, settings.identity(),
                     settings.takesPasses(), passes);
@@ -92,7 +96,8 @@ class QueueDirectory {
 
         private static ApiException invalidPass() {
             return new ApiException(HttpStatus.FORBIDDEN, ProblemCodes.PASS_INVALID, "The pass is not signed by this "
-                    + "line's keys, has expired, or is for another user or line.");
+                    + "line's keys, has expired or is not valid yet, is valid for longer than this line takes, or is for "
+                    + "another user or line.");
         }
     }
 
@@ -110,7 +115,8 @@ class QueueDirectory {
 
                 @Override
                 public Door load(Long productId) {
-                    return store.findSettings(productId).map((settings) -> Door.of(settings, published))
+                    return store.findSettings(productId).map((settings) -> Door.of(settings, published,
+                            properties.maxPassLifetime()))
                         .orElse(Door.UNKNOWN);
                 }
 
