@@ -22,7 +22,10 @@ import org.springframework.validation.annotation.Validated;
  *        when Kafka cannot take writes (a broker frozen, or fewer in-sync replicas than {@code min.insync.replicas})
  * @param retryAfter what a 503 or 429 tells the client to wait
  * @param maxInFlight enters waiting for Kafka at once; beyond it ingest sheds load with 503 at once
- * @param queueCacheTtl how long a queue's open/closed state is served from memory before it is re-read
+ * @param queueCacheTtl how often every queue ingest knows is read again in the background: the longest a change of its
+ *        settings (a close, a deletion) goes unseen when its announcement on the queue changes channel was lost (a
+ *        reconnection, a failover); an announced change is read at once. Also how long a product without a queue is
+ *        remembered as such before its next enter reads it again
  * @param maxBodyBytes the largest request body accepted
  * @param maxEntriesPerRecord the most enters one Kafka record of a group commit carries (about 150 bytes each;
  *        the broker's default message limit is 1 MB)
