@@ -13,7 +13,8 @@ import org.springframework.validation.annotation.Validated;
  * @param maxQuantity the most units one booking may take
  * @param jwksUri where the queue publishes its admission keys (any Queuegate service's
  *        {@code /.well-known/jwks.json}): set, the gate also takes an admission (the JWS of an AVAILABLE status
- *        answer) where it takes a token, and verifies it with those keys alone
+ *        answer) where it takes a token, and verifies it with those keys alone: its {@code typ} must be
+ *        {@code queuegate-admission+jwt} and its {@code iss} the queue's {@code queuegate.token.issuer}, set alike here
  * @param replicaAcks how many Redis replicas must hold a reservation before the gate lets it stand (Redis
  *        {@code WAIT} after the consume step): with 0, none; with more, a reservation they do not acknowledge within
  *        {@code replica-ack-timeout} is undone and answered 503, so that a failover to a replica that lacks it cannot

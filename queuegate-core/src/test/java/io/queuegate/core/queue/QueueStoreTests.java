@@ -1,12 +1,49 @@
 package io.queuegate.core.queue;
 
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.Test;
 
+import org.springframework.data.redis.connection.RedisConnection;
+
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class QueueStoreTests extends RedisScriptTestSupport {
+
+    /** Every write of a queue's settings is announced, after it is in Redis, for the ingests' copies. */
+    @Test
+    void aSaveAndADeletionAreAnnouncedOnTheQueueChangesChannel() {
+        List<String> heard = new CopyOnWriteArrayList<>();
+        RedisConnection subscriber = redis.getRequiredConnectionFactory().getConnection();
+        try {
+            subscriber.subscribe((message, pattern) -> {
+                String product = new String(message.getBody(), StandardCharsets.UTF_8);
+                // read when heard, as an ingest does: off the connection's thread, which must not wait on Redis
+                CompletableFuture.runAsync(() -> heard.add(product + ":" + this.store
+                    .findSettings(Long.parseLong(product)).map(QueueSettings::open).orElse(null)));
+            }, Keyspace.DEFAULT.queueChangesChannel().getBytes(StandardCharsets.UTF_8));
+            await().atMost(Duration.ofSeconds(5)).until(subscriber::isSubscribed);
+
+            this.store.save(this.product, new QueueSettings(5, 40, 300, true));
+            await().atMost(Duration.ofSeconds(5)).until(() -> heard.contains(this.product + ":true"));
+            this.store.save(this.product, new QueueSettings(5, 40, 300, false));
+            await().atMost(Duration.ofSeconds(5)).until(() -> heard.contains(this.product + ":false"));
+            heard.clear();
+            this.store.save(this.product, new QueueSettings(5, 40, 300, true));
+            await().atMost(Duration.ofSeconds(5)).until(() -> heard.contains(this.product + ":true"));
+            heard.clear();
+            this.store.markDeleted(this.product, 1_000);
+            await().atMost(Duration.ofSeconds(5)).until(() -> heard.contains(this.product + ":false"));
+        }
+        finally {
+            subscriber.close();
+        }
+    }
 
     @Test
     void unknownQueueIsEmpty() {
