@@ -21,7 +21,7 @@ import io.queuegate.admission.reservation.ReservationSweeper.Settled;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.queue.ScriptTimer;
 import io.queuegate.core.token.TokenCodec;
-import io.queuegate.gate.EntryGate;
+import io.queuegate.gate.AdmissionGate;
 import io.queuegate.gate.GateProperties;
 import io.queuegate.gate.GateRejectedException;
 import io.queuegate.gate.Reservation;
@@ -67,7 +67,7 @@ class ReservationSweeperTests extends WorkerTestSupport {
     @Value("${spring.embedded.kafka.brokers}")
     String brokers;
 
-    private EntryGate gate;
+    private AdmissionGate gate;
 
     private KafkaProducer<String, String> producer;
 
@@ -77,7 +77,7 @@ class ReservationSweeperTests extends WorkerTestSupport {
 
     @BeforeEach
     void gateAndStock() {
-        this.gate = new EntryGate(this.redis, this.codec, JsonMapper.shared(),
+        this.gate = new AdmissionGate(this.redis, this.codec, JsonMapper.shared(),
                 new GateProperties(4, null, 0, Duration.ofMillis(100)), new ScriptTimer(new SimpleMeterRegistry()));
         this.producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, this.brokers,
                 ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new StringSerializer());

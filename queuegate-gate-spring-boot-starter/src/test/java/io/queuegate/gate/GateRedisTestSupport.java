@@ -33,7 +33,7 @@ abstract class GateRedisTestSupport {
 
     final TokenCodec codec = new TokenCodec(SECRET);
 
-    EntryGate gate;
+    AdmissionGate gate;
 
     StockLedger stockLedger;
 
@@ -47,7 +47,7 @@ abstract class GateRedisTestSupport {
     void newProduct() {
         this.product = unusedProduct();
         this.keys = QueueKeys.of(this.product);
-        this.gate = new EntryGate(redis, this.codec, JsonMapper.shared(), properties(0),
+        this.gate = new AdmissionGate(redis, this.codec, JsonMapper.shared(), properties(0),
                 TestRedis.TIMER);
         this.stockLedger = new StockLedger(redis);
         this.bookingLookup = new BookingLookup(redis, JsonMapper.shared());

@@ -4,7 +4,7 @@ import java.time.Duration;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.booking.BookingProperties;
-import io.queuegate.gate.EntryGate;
+import io.queuegate.gate.AdmissionGate;
 import io.queuegate.gate.GateProperties;
 import io.queuegate.gate.Reservation;
 import io.queuegate.web.ApiException;
@@ -34,7 +34,7 @@ class Bookings {
 
     private static final Duration RETRY_AFTER = Duration.ofSeconds(1);
 
-    private final EntryGate gate;
+    private final AdmissionGate gate;
 
     private final int maxQuantity;
 
@@ -45,7 +45,7 @@ class Bookings {
     /** The longest a reservation may wait for its publish to begin: the sweeper waits for no more than this and a margin. */
     private final long publishTimeoutNanos;
 
-    Bookings(EntryGate gate, GateProperties gateProperties, BookingPublisher publisher, MeterRegistry metrics,
+    Bookings(AdmissionGate gate, GateProperties gateProperties, BookingPublisher publisher, MeterRegistry metrics,
             BookingProperties properties) {
         this.gate = gate;
         this.publishTimeoutNanos = properties.publishTimeout().toNanos();
