@@ -250,7 +250,8 @@ class ConsumeEntryScriptTests extends GateRedisTestSupport {
         List<Object> reply = redis.execute(CONSUME,
                 List.of(this.keys.entry(), this.keys.stock(), this.keys.bookings(), this.keys.stats(),
                         this.keys.audit(), this.keys.reservations(), this.keys.gone()),
-                userNamedBy(token), Integer.toString(quantity), Long.toString(now), bookingId, record);
+                userNamedBy(token), Integer.toString(quantity), Long.toString(now), bookingId, record,
+                Long.toString(AUDIT_BACKLOG_LIMIT));
         assertThat(reply).isNotNull();
         return reply.stream().map(String::valueOf).toList();
     }

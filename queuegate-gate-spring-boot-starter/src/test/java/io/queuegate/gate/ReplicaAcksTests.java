@@ -110,7 +110,7 @@ class ReplicaAcksTests {
 
     private EntryGate gate(StringRedisTemplate template, int replicaAcks, Duration ackTimeout) {
         return new EntryGate(template, this.codec, JsonMapper.shared(),
-                new GateProperties(4, null, replicaAcks, ackTimeout), TestRedis.TIMER);
+                new GateProperties(4, null, replicaAcks, ackTimeout, 200_000), TestRedis.TIMER);
     }
 
     private String token(String userId) {
