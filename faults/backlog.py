@@ -2,7 +2,8 @@
 
 The admission worker is restarted with a small bound (queuegate.admission.audit-backlog-limit) and with egress to
 127.0.0.1 over http allowed (queuegate.egress.allow-private, allow-http), so that a shop's webhook receiver of this
-module, on 127.0.0.1, can be told of each admission; the runner's own worker comes back as it was afterwards.
+module, on 127.0.0.1, can be told of each admission. The scenario runs last: it leaves the runner's worker stopped,
+with its own settings back, for the runner to start again should another scenario follow.
 """
 import http.server
 import json
@@ -65,6 +66,7 @@ class Receiver:
 
 
 def restart_worker(stack, env):
+    # a graceful stop: a worker killed would keep its partitions of the entries topic until its session lapses
     stack.worker.stop(grace=30)
     stack.worker.extra_env = env
     stack.worker.start().wait_healthy()
@@ -199,4 +201,7 @@ def audit_backlog(stack, run):
         receiver.close()
         if not S.port_open(stack.kafka.port):
             stack.kafka.start()
-        restart_worker(stack, standard)
+        # the runner's worker as it was: stopped here, and started again with its own settings by the runner when
+        # another scenario follows (run.py, main), so a run that ends here spends no start on it
+        stack.worker.stop(grace=30)
+        stack.worker.extra_env = standard

@@ -5,8 +5,8 @@
     python3 faults/run.py [scenario..] run some scenarios; the stack is started and stopped here
 
 Scenarios, in running order: hostile-input, forgery, impersonation, consumer-crash, ingest-crash, admission-races,
-kafka-down, kafka-frozen, kafka-broker-loss, audit-backlog, redis-frozen, redis-down, redis-loss, redis-last-writes,
-redis-failover, redis-failover-behind, overload, slow-clients.
+kafka-down, kafka-frozen, kafka-broker-loss, redis-frozen, redis-down, redis-loss, redis-last-writes, redis-failover,
+redis-failover-behind, overload, slow-clients, audit-backlog.
 
 Starts a private Redis (:6390), a private Kafka broker (:19092/19093) and the services as separate `java -jar`
 processes (the redis-failover scenarios a Redis master :6391, its replica :6392 and Sentinels :26391-26393 too;
@@ -1271,8 +1271,8 @@ def slow_clients(stack, api):
 
 
 SCENARIOS = [hostile_input, forgery, impersonation, consumer_crash, ingest_crash, admission_races, kafka_down,
-             kafka_frozen, kafka_broker_loss, audit_backlog, redis_frozen, redis_down, redis_loss, redis_last_writes,
-             redis_failover, redis_failover_behind, overload, slow_clients]
+             kafka_frozen, kafka_broker_loss, redis_frozen, redis_down, redis_loss, redis_last_writes, redis_failover,
+             redis_failover_behind, overload, slow_clients, audit_backlog]
 
 
 def leave_nothing_behind(stack, own, name):
