@@ -26,8 +26,9 @@ import org.springframework.validation.annotation.Validated;
  * @param auditBacklogLimit the most changes a product's audit stream ({@code audit:{p}}) may hold that Kafka has not
  *     acknowledged yet: at that many, its admission step holds (nobody admitted, expired or taken out; the line waits)
  *     until the relay has caught up, since the stream is trimmed only by the relay and a change dropped unrelayed
- *     would lose a webhook or let a restore undo the sale. About 100 bytes of Redis per change, plus its user ids;
- *     at the default rate of relaying (a thousand per product every half second), 100,000 take under a minute
+ *     would lose a webhook, or let a restore after a Redis loss book again a booking that was undone. About 100 bytes
+ *     of Redis per change, plus its user ids; at the default rate of relaying (a thousand per product every half
+ *     second), 100,000 are relayed in under a minute once Kafka is back
  * @param deadLetterTopic where enter records the writer will not apply (unreadable, or with forged tokens) are set
  *     aside, untouched, with the reason in their headers
  * @param saleTopic the compacted topic each queue's settings are published to before they are acknowledged; read,

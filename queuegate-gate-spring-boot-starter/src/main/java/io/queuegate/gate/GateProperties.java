@@ -25,7 +25,7 @@ import org.springframework.validation.annotation.Validated;
  * @param auditBacklogLimit the most changes a product's audit stream ({@code audit:{p}}) may hold that Kafka has not
  *        acknowledged for a booking to reserve: at that many it is answered 503 with Retry-After and writes nothing,
  *        as the stream is trimmed only by the admission worker's relay and a change dropped unrelayed would let a
- *        restore after a Redis loss undo the sale. Above the admission worker's
+ *        restore after a Redis loss book again a booking that was undone. Above the admission worker's
  *        {@code queuegate.admission.audit-backlog-limit}, so that admitted users still book while the line holds;
  *        reached only while bookings keep failing to reach Kafka and are undone
  */
