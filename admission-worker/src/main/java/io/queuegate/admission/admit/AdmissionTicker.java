@@ -214,9 +214,9 @@ class AdmissionTicker extends PeriodicTask {
         if (held) {
             this.heldSteps.increment();
             if (this.heldForAudit.add(productId)) {
-                log.warn("admissions of product {} held: its audit stream holds {} changes Kafka has not acknowledged "
-                        + "(queuegate.admission.audit-backlog-limit); the line waits until the relay catches up",
-                        productId, this.properties.auditBacklogLimit());
+                log.warn("admissions of product {} held: its audit stream holds {} or more changes Kafka has not "
+                        + "acknowledged (queuegate.admission.audit-backlog-limit); the line waits until the relay "
+                        + "catches up", productId, this.properties.auditBacklogLimit());
             }
         }
         else if (this.heldForAudit.remove(productId)) {
