@@ -6,7 +6,7 @@
 
 Scenarios, in running order: hostile-input, forgery, impersonation, consumer-crash, ingest-crash, booking-crash,
 admission-races, kafka-down, kafka-frozen, kafka-broker-loss, redis-frozen, redis-down, redis-loss, redis-last-writes,
-redis-failover, redis-failover-behind, overload, slow-clients.
+redis-failover, redis-failover-behind, overload, slow-clients, audit-backlog.
 
 Starts a private Redis (:6390), a private Kafka broker (:19092/19093) and the services as separate `java -jar`
 processes (the redis-failover scenarios a Redis master :6391, its replica :6392 and Sentinels :26391-26393 too;
@@ -38,6 +38,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import backlog  # noqa: E402
 import brokers  # noqa: E402
 import door  # noqa: E402
 import failover  # noqa: E402
@@ -768,6 +769,13 @@ def kafka_broker_loss(stack, api):
 kafka_broker_loss.__doc__ = brokers.kafka_broker_loss.__doc__
 
 
+def audit_backlog(stack, api):
+    backlog.audit_backlog(stack, sys.modules[__name__])
+
+
+audit_backlog.__doc__ = backlog.audit_backlog.__doc__
+
+
 def redis_frozen(stack, api):
     """The (private) Redis paused with SIGSTOP for 6 s: status, leave, booking and admin answer 503 problem+json
     in bounded time; the consumer retries without losing or skipping; everything recovers without restarts."""
@@ -1394,7 +1402,7 @@ def slow_clients(stack, api):
 
 SCENARIOS = [hostile_input, forgery, impersonation, consumer_crash, ingest_crash, booking_crash, admission_races,
              kafka_down, kafka_frozen, kafka_broker_loss, redis_frozen, redis_down, redis_loss, redis_last_writes,
-             redis_failover, redis_failover_behind, overload, slow_clients]
+             redis_failover, redis_failover_behind, overload, slow_clients, audit_backlog]
 
 
 def leave_nothing_behind(stack, own, name):

@@ -38,6 +38,6 @@ redis.call('ZADD', KEYS[1], 'NX', expiresAt, user)
 redis.call('SREM', KEYS[7], user)
 redis.call('HINCRBY', KEYS[4], 'consumedTotal', -1)
 redis.call('HINCRBY', KEYS[4], 'bookedUnits', -quantity)
-redis.call('XADD', KEYS[5], 'MAXLEN', '~', 100000, '*', 'type', 'RESTORED', 'at', time_ms(), 'users', user,
+redis.call('XADD', KEYS[5], '*', 'type', 'RESTORED', 'at', time_ms(), 'users', user,
   'bookingId', ARGV[1])
 return 'RELEASED'

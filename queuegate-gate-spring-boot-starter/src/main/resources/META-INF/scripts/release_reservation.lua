@@ -23,6 +23,6 @@ redis.call('SREM', KEYS[7], ARGV[1])
 redis.call('HINCRBY', KEYS[4], 'consumedTotal', -1)
 redis.call('HINCRBY', KEYS[4], 'bookedUnits', -tonumber(ARGV[2]))
 local now = time_ms()
-redis.call('XADD', KEYS[5], 'MAXLEN', '~', 100000, '*', 'type', 'RESTORED', 'at', now, 'users', ARGV[1],
+redis.call('XADD', KEYS[5], '*', 'type', 'RESTORED', 'at', now, 'users', ARGV[1],
   'bookingId', ARGV[4])
 return 1

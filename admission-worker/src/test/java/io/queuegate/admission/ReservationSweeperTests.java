@@ -78,7 +78,8 @@ class ReservationSweeperTests extends WorkerTestSupport {
     @BeforeEach
     void gateAndStock() {
         this.gate = new AdmissionGate(this.redis, this.codec, JsonMapper.shared(),
-                new GateProperties(4, null, 0, Duration.ofMillis(100)), new ScriptTimer(new SimpleMeterRegistry()));
+                new GateProperties(4, null, 0, Duration.ofMillis(100), 200_000),
+                new ScriptTimer(new SimpleMeterRegistry()));
         this.producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, this.brokers,
                 ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new StringSerializer());
         this.product = newProduct();

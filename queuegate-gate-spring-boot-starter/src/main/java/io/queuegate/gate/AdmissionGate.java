@@ -66,7 +66,7 @@ public class AdmissionGate {
         this.json = json;
         this.properties = properties;
         this.admitted = new AdmittedTokens(tokens, admissions);
-        this.scripts = new ReservationScripts(redis, timer, keyspace);
+        this.scripts = new ReservationScripts(redis, timer, keyspace, properties.auditBacklogLimit());
         this.undo = new ReservationUndo(this.scripts);
         this.replicas = new ReplicaAcks(redis, properties, this.scripts, this.undo);
     }
@@ -74,7 +74,8 @@ public class AdmissionGate {
     /**
      * Consumes an admitted token and reserves {@code quantity} units.
      * @throws GateRejectedException 403 {@code token_not_admitted} or 409 {@code sold_out}
-     * @throws ApiException 503 {@code unavailable} while the sale is restored after a Redis restart
+     * @throws ApiException 503 {@code unavailable} while the sale is restored after a Redis restart, or while the
+     *         product's audit stream is at {@code queuegate.gate.audit-backlog-limit}
      * @throws IllegalArgumentException for a quantity outside 1..maxQuantity (check it before calling)
      */
     public Reservation reserve(long productId, String token, int quantity) {
@@ -108,6 +109,9 @@ public class AdmissionGate {
             // Redis restarted and may have lost its last bookings: nothing is taken until the sale is restored
             case "RESTORING" -> throw ApiException.unavailable("The sale is being restored after a Redis restart; "
                     + "try again after Retry-After.", Duration.ofSeconds(1));
+            // the audit stream is at its bound (Kafka or the relay away): nothing is taken, nothing dropped
+            case "AUDIT_BACKLOG" -> throw ApiException.unavailable("Bookings of this product wait for its audit "
+                    + "trail to reach Kafka; try again after Retry-After.", Duration.ofSeconds(5));
             default -> throw GateRejectedException.notAdmitted();
         };
     }

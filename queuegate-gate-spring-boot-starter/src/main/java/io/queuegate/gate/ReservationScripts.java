@@ -29,16 +29,23 @@ class ReservationScripts {
 
     private final Keyspace keyspace;
 
-    ReservationScripts(StringRedisTemplate redis, ScriptTimer timer, Keyspace keyspace) {
+    private final long auditBacklogLimit;
+
+    ReservationScripts(StringRedisTemplate redis, ScriptTimer timer, Keyspace keyspace, long auditBacklogLimit) {
         this.redis = redis;
         this.timer = timer;
         this.keyspace = keyspace;
+        this.auditBacklogLimit = auditBacklogLimit;
     }
 
-    /** {@code consume_entry.lua}: its raw reply, {@code RESERVED}, {@code SOLD_OUT} or {@code NOT_ADMITTED}. */
+    /**
+     * {@code consume_entry.lua}: its raw reply, {@code RESERVED}, {@code SOLD_OUT}, {@code NOT_ADMITTED},
+     * {@code RESTORING} or {@code AUDIT_BACKLOG}.
+     */
     List<?> consume(long productId, String userId, int quantity, long nowMillis, String bookingId, String record) {
         return this.timer.time("consume_entry", () -> this.redis.execute(CONSUME_ENTRY, keys(productId), userId,
-                Integer.toString(quantity), Long.toString(nowMillis), bookingId, record));
+                Integer.toString(quantity), Long.toString(nowMillis), bookingId, record,
+                Long.toString(this.auditBacklogLimit)));
     }
 
     /** {@code release_reservation.lua}: true when this call undid the reservation. */

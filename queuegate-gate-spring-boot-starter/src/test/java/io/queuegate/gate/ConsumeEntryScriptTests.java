@@ -10,6 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import org.springframework.data.domain.Range;
+import org.springframework.data.redis.connection.Limit;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.http.HttpStatus;
 
@@ -238,6 +240,71 @@ class ConsumeEntryScriptTests extends GateRedisTestSupport {
         assertThat(audit()).isEmpty();
     }
 
+    /**
+     * The audit stream is trimmed only by the relay: at the gate's bound a reservation takes nothing and writes
+     * nothing (503), so no change is dropped; a release, which undoes what was taken, is never refused.
+     */
+    @Test
+    void atTheAuditBoundNothingIsReservedAndAReleaseStillGoesThrough() {
+        String token = admittedWithStock("gina", EXPIRES, 5);
+        String other = token("hank");
+        admit(other, EXPIRES);
+        Reservation earlier = this.gate.reserve(this.product, other, 1, NOW);
+        addAudit((int) AUDIT_BACKLOG_LIMIT - 1);
+        List<Map<Object, Object>> audit = audit();
+        assertThat(audit).hasSize((int) AUDIT_BACKLOG_LIMIT);
+
+        assertThat(consume(token, 1, NOW, this.product + "-b1", "{}")).containsExactly("AUDIT_BACKLOG");
+        assertThatExceptionOfType(ApiException.class)
+            .isThrownBy(() -> this.gate.reserve(this.product, token, 1, NOW))
+            .satisfies((ex) -> {
+                assertThat(ex.code()).isEqualTo(ProblemCodes.UNAVAILABLE);
+                assertThat(ex.status()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
+                assertThat(ex.retryAfter()).isNotNull();
+            });
+        assertThat(entryScore(token)).isEqualTo((double) EXPIRES);
+        assertThat(stockValue()).isEqualTo("4");
+        assertThat(bookings()).containsOnlyKeys(earlier.bookingId());
+        assertThat(audit()).isEqualTo(audit);
+
+        assertThat(this.gate.release(earlier)).isTrue();
+        assertThat(stockValue()).isEqualTo("5");
+        assertThat(audit()).hasSize((int) AUDIT_BACKLOG_LIMIT + 1);
+        assertThat(audit().getLast()).containsEntry("type", "RESTORED").containsEntry("bookingId", earlier.bookingId());
+    }
+
+    /** Once the stream held 100,000 changes, every write trimmed the oldest; the relay is the only trimmer now. */
+    @Test
+    void noChangeIsTrimmedHoweverLongTheRelayIsAway() {
+        String token = admittedWithStock("ivan", EXPIRES, 5);
+        addAudit(100_200);
+        String first = firstAuditId();
+
+        assertThat(consume(token, 1, NOW, this.product + "-b1", "{}", 200_000)).first().isEqualTo("RESERVED");
+        Reservation reservation = new Reservation(this.product + "-b1", this.product, "ivan", 1, token, EXPIRES, NOW);
+        assertThat(this.gate.release(reservation)).isTrue();
+
+        assertThat(redis.opsForStream().size(this.keys.audit())).isEqualTo(100_202);
+        assertThat(firstAuditId()).isEqualTo(first);
+    }
+
+    private String firstAuditId() {
+        return redis.opsForStream()
+            .range(this.keys.audit(), Range.unbounded(), Limit.limit().count(1))
+            .getFirst()
+            .getId()
+            .getValue();
+    }
+
+    /** Changes nobody relayed yet, as the line's other steps would have written them. */
+    private void addAudit(int count) {
+        redis.execute(RedisScript.of("""
+                for i = 1, tonumber(ARGV[1]) do
+                  redis.call('XADD', KEYS[1], '*', 'type', 'LEFT', 'at', 0, 'users', 'someone-' .. i)
+                end
+                return 0""", Long.class), List.of(this.keys.audit()), Integer.toString(count));
+    }
+
     /** No booking, no counter and no audit record: the script refused before its first write. */
     private void assertNothingRecorded() {
         assertThat(bookings()).isEmpty();
@@ -245,12 +312,18 @@ class ConsumeEntryScriptTests extends GateRedisTestSupport {
         assertThat(audit()).isEmpty();
     }
 
-    @SuppressWarnings("unchecked")
     private List<String> consume(String token, int quantity, long now, String bookingId, String record) {
+        return consume(token, quantity, now, bookingId, record, AUDIT_BACKLOG_LIMIT);
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<String> consume(String token, int quantity, long now, String bookingId, String record,
+            long auditBacklogLimit) {
         List<Object> reply = redis.execute(CONSUME,
                 List.of(this.keys.entry(), this.keys.stock(), this.keys.bookings(), this.keys.stats(),
                         this.keys.audit(), this.keys.reservations(), this.keys.gone(), this.keys.reservedAt()),
-                userNamedBy(token), Integer.toString(quantity), Long.toString(now), bookingId, record);
+                userNamedBy(token), Integer.toString(quantity), Long.toString(now), bookingId, record,
+                Long.toString(auditBacklogLimit));
         assertThat(reply).isNotNull();
         return reply.stream().map(String::valueOf).toList();
     }

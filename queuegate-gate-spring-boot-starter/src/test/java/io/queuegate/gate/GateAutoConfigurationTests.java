@@ -190,7 +190,8 @@ class GateAutoConfigurationTests {
         @Bean
         AdmissionGate customGate(StringRedisTemplate redis) {
             return new AdmissionGate(redis, new TokenCodec(SECRET), tools.jackson.databind.json.JsonMapper.shared(),
-                    new GateProperties(2, null, 0, Duration.ofMillis(100)), new ScriptTimer(new SimpleMeterRegistry()));
+                    new GateProperties(2, null, 0, Duration.ofMillis(100), 200_000),
+                    new ScriptTimer(new SimpleMeterRegistry()));
         }
     }
 }

@@ -29,6 +29,9 @@ abstract class GateRedisTestSupport {
 
     static final int MAX_QUANTITY = 4;
 
+    /** The audit backlog at which these tests' gate refuses to reserve: small, so that a test can reach it. */
+    static final long AUDIT_BACKLOG_LIMIT = 50;
+
     static final StringRedisTemplate redis = TestRedis.template();
 
     final TokenCodec codec = new TokenCodec(SECRET);
@@ -55,7 +58,7 @@ abstract class GateRedisTestSupport {
 
     /** The gate's settings of these tests, waiting for that many replicas (which the shared Redis has none of). */
     static GateProperties properties(int replicaAcks) {
-        return new GateProperties(MAX_QUANTITY, null, replicaAcks, Duration.ofMillis(50));
+        return new GateProperties(MAX_QUANTITY, null, replicaAcks, Duration.ofMillis(50), AUDIT_BACKLOG_LIMIT);
     }
 
     @AfterEach

@@ -110,7 +110,7 @@ class ReplicaAcksTests {
 
     private AdmissionGate gate(StringRedisTemplate template, int replicaAcks, Duration ackTimeout) {
         return new AdmissionGate(template, this.codec, JsonMapper.shared(),
-                new GateProperties(4, null, replicaAcks, ackTimeout), TestRedis.TIMER);
+                new GateProperties(4, null, replicaAcks, ackTimeout, 200_000), TestRedis.TIMER);
     }
 
     private String token(String userId) {

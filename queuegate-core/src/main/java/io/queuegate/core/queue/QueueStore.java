@@ -102,8 +102,8 @@ public class QueueStore {
 
     public Optional<QueueView> find(long productId) {
         QueueKeys keys = this.keyspace.product(productId);
-        List<?> reply = this.redis.execute(READ_QUEUE,
-                List.of(keys.settings(), keys.waiting(), keys.entry(), keys.stats(), keys.stock(), keys.held()));
+        List<?> reply = this.redis.execute(READ_QUEUE, List.of(keys.settings(), keys.waiting(), keys.entry(),
+                keys.stats(), keys.stock(), keys.held(), keys.audit()));
         if (reply == null || reply.isEmpty()) {
             return Optional.empty();
         }
@@ -117,7 +117,7 @@ public class QueueStore {
                 number(reply.get(6)), pace == null ? null : Double.valueOf(pace.toString()),
                 stock == null ? null : Long.valueOf(stock.toString()), seed == null ? null : seed.toString(),
                 number(reply.get(16)), number(reply.get(17)),
-                reply.get(18) == null ? null : Long.valueOf(reply.get(18).toString())));
+                reply.get(18) == null ? null : Long.valueOf(reply.get(18).toString()), number(reply.get(23))));
     }
 
     /**
