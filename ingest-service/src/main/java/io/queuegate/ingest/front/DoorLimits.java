@@ -14,7 +14,7 @@ import org.springframework.http.HttpStatus;
 /**
  * The limits a request meets at the door by who sent it: its connection past the caps on connections
  * ({@link ConnectionLimits}), or its client past the allowance its kind of request is taken from
- * ({@link PerClientLimits}, {@link DoorRoute.Kind#allowance()}). The probes never come here.
+ * ({@link PerClientLimits}, {@link DoorRoute#allowance()}). The probes never come here.
  */
 final class DoorLimits {
 
@@ -42,7 +42,7 @@ final class DoorLimits {
             response.keepAlive(false);
             return ApiException.unavailable("Too many connections at once; try again shortly.", this.retryAfter);
         }
-        PerClientLimits.Kind allowance = route.kind().allowance();
+        PerClientLimits.Kind allowance = route.allowance();
         InetSocketAddress remote = request.remoteAddress();
         if (this.perClient == null || allowance == null || remote == null || remote.getAddress() == null) {
             return null;

@@ -31,7 +31,7 @@ final class PerClientLimits {
 
     /**
      * What a request costs: an enter (a leave counts as one), or a poll of a token's status (a challenge fetch and an
-     * event stream's opening count as one); {@link DoorRoute.Kind#allowance()} says which a request takes.
+     * event stream's opening count as one); {@link DoorRoute#allowance()} says which a request takes.
      */
     enum Kind { ENTER, POLL }
 
