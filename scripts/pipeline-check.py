@@ -120,5 +120,6 @@ check("the booking frees a place: the first in line is admitted", admitted)
 status, body = call("GET", f"{ADMIN}/api/v1/queues/{product}", headers=ADMIN_HEADERS)
 check("the admin API reads the queue", status == 200, (status, body))
 
-print(f"pipeline: {checks - len(failures)}/{checks} checks hold" + (f"; failing: {', '.join(failures)}" if failures else ""))
+print(f"pipeline: {checks - len(failures)}/{checks} checks hold"
+      + (f"; failing: {', '.join(failures)}" if failures else ""))
 sys.exit(1 if failures else 0)
