@@ -135,6 +135,7 @@ format_storage() {
 # services find their rights before they start and an edit of the file takes effect at the next start.
 apply_acls() {
     [ "$KAFKA_SECURITY" = scram ] || return 0
+    use_java25
     kafka_tool "$ROOT/kafka/KafkaAcls.java" apply "127.0.0.1:$KAFKA_PORT" "$KAFKA_USERS_DIR" "$ACLS" \
         >"$KAFKA_DIR/acls.log" 2>&1 \
         || { tail -n 30 "$KAFKA_DIR/acls.log" >&2; die "granting the ACLs of ${ACLS#"$ROOT"/} failed"; }

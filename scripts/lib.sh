@@ -41,7 +41,7 @@ kafka_user_of() {
 kafka_password() {
     local file="$KAFKA_USERS_DIR/$1.password"
     if [ ! -s "$file" ]; then
-        mkdir -p "$KAFKA_USERS_DIR"
+        (umask 077 && mkdir -p "$KAFKA_USERS_DIR")
         (umask 077 && od -An -N32 -tx1 /dev/urandom | tr -d ' \n' >"$file.tmp" && echo >>"$file.tmp" \
             && mv "$file.tmp" "$file")
     fi
