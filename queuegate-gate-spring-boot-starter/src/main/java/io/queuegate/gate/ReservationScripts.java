@@ -17,7 +17,7 @@ import org.springframework.data.redis.core.script.RedisScript;
 class ReservationScripts {
 
     @SuppressWarnings("rawtypes")
-    private static final RedisScript<List> CONSUME_ENTRY = QueueScripts.of("consume_entry", List.class);
+    private static final RedisScript<List> CONSUME_ADMISSION = QueueScripts.of("consume_admission", List.class);
 
     private static final RedisScript<Long> RELEASE_RESERVATION = QueueScripts.of("release_reservation", Long.class);
 
@@ -39,11 +39,11 @@ class ReservationScripts {
     }
 
     /**
-     * {@code consume_entry.lua}: its raw reply, {@code RESERVED}, {@code SOLD_OUT}, {@code NOT_ADMITTED},
+     * {@code consume_admission.lua}: its raw reply, {@code RESERVED}, {@code SOLD_OUT}, {@code NOT_ADMITTED},
      * {@code RESTORING} or {@code AUDIT_BACKLOG}.
      */
     List<?> consume(long productId, String userId, int quantity, long nowMillis, String bookingId, String record) {
-        return this.timer.time("consume_entry", () -> this.redis.execute(CONSUME_ENTRY, keys(productId), userId,
+        return this.timer.time("consume_admission", () -> this.redis.execute(CONSUME_ADMISSION, keys(productId), userId,
                 Integer.toString(quantity), Long.toString(nowMillis), bookingId, record,
                 Long.toString(this.auditBacklogLimit)));
     }
@@ -67,7 +67,7 @@ class ReservationScripts {
         return stands != null && stands > 0;
     }
 
-    /** A reservation's entry expiry as {@code consume_entry.lua} stored it; null when none stands under the id. */
+    /** A reservation's entry expiry as {@code consume_admission.lua} stored it; null when none stands under the id. */
     Long reservedUntil(long productId, String bookingId) {
         Object expiresAt = this.redis.opsForHash().get(this.keyspace.product(productId).reservations(), bookingId);
         return expiresAt == null ? null : Long.valueOf(expiresAt.toString());

@@ -18,11 +18,11 @@ import org.springframework.http.HttpStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
-/** consume_entry.lua and release_reservation.lua, run with fixed clocks against the real Redis. */
-class ConsumeEntryScriptTests extends GateRedisTestSupport {
+/** consume_admission.lua and release_reservation.lua, run with fixed clocks against the real Redis. */
+class ConsumeAdmissionScriptTests extends GateRedisTestSupport {
 
     @SuppressWarnings("rawtypes")
-    private static final RedisScript<List> CONSUME = QueueScripts.of("consume_entry", List.class);
+    private static final RedisScript<List> CONSUME = QueueScripts.of("consume_admission", List.class);
 
     private static final long EXPIRES = NOW + 60_000;
 
