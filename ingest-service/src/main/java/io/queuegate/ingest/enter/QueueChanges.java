@@ -7,17 +7,12 @@ import java.util.concurrent.TimeUnit;
 
 import io.queuegate.core.queue.Keyspace;
 import io.queuegate.ingest.IngestProperties;
+import io.queuegate.ingest.ProductChannel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import reactor.core.Disposable;
-import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
-import reactor.util.retry.Retry;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
-import org.springframework.data.redis.listener.ChannelTopic;
-import org.springframework.data.redis.listener.ReactiveRedisMessageListenerContainer;
 import org.springframework.stereotype.Component;
 
 /**
@@ -39,56 +34,29 @@ class QueueChanges implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(QueueChanges.class);
 
-    private static final Duration FIRST_RETRY = Duration.ofMillis(500);
-
-    private static final Duration LONGEST_RETRY = Duration.ofSeconds(10);
-
-    private final ReactiveRedisConnectionFactory redis;
-
-    private final ChannelTopic channel;
+    private final ProductChannel changes;
 
     private final QueueDirectory directory;
 
     private final Duration rereadEvery;
 
-    private volatile Disposable listening;
-
     private ScheduledExecutorService rereads;
 
     QueueChanges(ReactiveRedisConnectionFactory redis, Keyspace keyspace, QueueDirectory directory,
             IngestProperties properties) {
-        this.redis = redis;
-        this.channel = ChannelTopic.of(keyspace.queueChangesChannel());
+        this.changes = new ProductChannel(redis, keyspace.queueChangesChannel(), "queue changes",
+                directory::refreshKnown, directory::changed);
         this.directory = directory;
         this.rereadEvery = properties.queueCacheTtl();
     }
 
     @Override
     public void start() {
-        this.listening = Flux
-            .usingWhen(Mono.fromCallable(() -> new ReactiveRedisMessageListenerContainer(this.redis)),
-                    (container) -> container.receiveLater(this.channel)
-                        .doOnNext((subscribed) -> this.directory.refreshKnown())
-                        .flatMapMany((messages) -> messages),
-                    ReactiveRedisMessageListenerContainer::destroyLater)
-            .retryWhen(Retry.backoff(Long.MAX_VALUE, FIRST_RETRY)
-                .maxBackoff(LONGEST_RETRY)
-                .doBeforeRetry((failure) -> log.warn("Listening for queue changes failed, listening again: {}",
-                        failure.failure().toString())))
-            .subscribe((message) -> heard(message.getMessage()));
+        this.changes.start();
         this.rereads = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("queue-rereads").daemon().factory());
         long every = this.rereadEvery.toMillis();
         this.rereads.scheduleWithFixedDelay(this::rereadKnown, every, every, TimeUnit.MILLISECONDS);
-    }
-
-    private void heard(String productId) {
-        try {
-            this.directory.changed(Long.parseLong(productId));
-        }
-        catch (NumberFormatException ex) {
-            log.debug("ignored a message on the queue changes channel that names no product: {}", productId);
-        }
     }
 
     /** Never lets a failure end the schedule: the reads themselves fail in the background, each on its own. */
@@ -103,11 +71,7 @@ class QueueChanges implements SmartLifecycle {
 
     @Override
     public void stop() {
-        Disposable listening = this.listening;
-        if (listening != null) {
-            listening.dispose();
-        }
-        this.listening = null;
+        this.changes.stop();
         if (this.rereads != null) {
             this.rereads.shutdownNow();
             this.rereads = null;
@@ -116,6 +80,6 @@ class QueueChanges implements SmartLifecycle {
 
     @Override
     public boolean isRunning() {
-        return this.listening != null;
+        return this.changes.isRunning();
     }
 }
