@@ -117,14 +117,12 @@ public class AdmissionGate {
     }
 
     /**
-     * Marks a reservation durable (its booking was published): from now on it is never undone. A reservation left
-     * unconfirmed past the publish timeout and a margin is settled by the admission worker's sweeper, confirmed when
-     * its booking is in the bookings topic and released when it is not; this step and the sweeper's are atomic, so
-     * exactly one of them settles it.
+     * Marks a reservation durable (its booking was published): from now on it is never undone. One left unconfirmed
+     * past the publish timeout and a margin is settled by the admission worker's sweeper instead; exactly one of the
+     * two settles it ({@code confirm_reservation.lua}).
      *
-     * @return true when the booking stands; false when the sweeper released the reservation first (the caller was
-     *     too slow to publish, frozen or paused): the token and the stock are back, and the booking, should it be in
-     *     the topic, is undone by the audit's RESTORED change naming it, so the buyer must be told it was not booked
+     * @return true when the booking stands; false when the sweeper released the reservation first (its booking, if
+     *     published, is undone by the RESTORED change naming it): tell the buyer it was not booked
      */
     public boolean confirm(Reservation reservation) {
         return this.scripts.confirm(reservation);
