@@ -7,6 +7,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,6 +57,12 @@ class WebhookTests {
     private static final String WEBHOOK_SECRET = "whsec-" + UUID.randomUUID();
 
     private static final Duration DELIVERED = Duration.ofSeconds(60);
+
+    private static final Map<String, String> WEBHOOK_SETTINGS = Map.of("queuegate.admission.webhook.timeout", "2s",
+            "queuegate.admission.webhook.retries", "2", "queuegate.admission.webhook.first-retry", "100ms",
+            "queuegate.admission.webhook.max-retry-interval", "200ms",
+            // the shop of these tests listens on http://127.0.0.1
+            "queuegate.egress.allow-private", "true", "queuegate.egress.allow-http", "true");
 
     private static EmbeddedKafkaKraftBroker kafka;
 
@@ -283,17 +290,10 @@ class WebhookTests {
         assertThat(this.receiver.deliveries).isEmpty();
     }
 
-    /** A worker that posts to the test's receiver on http://127.0.0.1 and gives up after two quick retries. */
+    /** A worker that posts to the test's receiver and gives up after two quick retries; {@code overrides} win. */
     private ConfigurableApplicationContext startWorker(Map<String, String> overrides,
             ApplicationContextInitializer<?>... initializers) {
-        Map<String, String> properties = new LinkedHashMap<>();
-        properties.put("queuegate.admission.webhook.timeout", "2s");
-        properties.put("queuegate.admission.webhook.retries", "2");
-        properties.put("queuegate.admission.webhook.first-retry", "100ms");
-        properties.put("queuegate.admission.webhook.max-retry-interval", "200ms");
-        // the shop of these tests listens on http://127.0.0.1
-        properties.put("queuegate.egress.allow-private", "true");
-        properties.put("queuegate.egress.allow-http", "true");
+        Map<String, String> properties = new HashMap<>(WEBHOOK_SETTINGS);
         properties.putAll(overrides);
         return this.run.start(properties, initializers);
     }
