@@ -4,14 +4,13 @@ import java.util.List;
 import java.util.Map;
 
 import io.queuegate.core.queue.QueueScripts;
+import io.queuegate.core.testing.UnrelayedChanges;
 import io.queuegate.web.ApiException;
 import io.queuegate.web.ProblemCodes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import org.springframework.data.domain.Range;
-import org.springframework.data.redis.connection.Limit;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.http.HttpStatus;
 
@@ -149,14 +148,7 @@ class ConsumeAdmissionScriptTests extends GateRedisTestSupport {
         stock(5);
         redis.opsForHash().put(this.keys.stats(), "run", "a-process-before-the-restart");
 
-        assertThat(consume(token, 1, NOW, this.product + "-b1", "{}")).containsExactly("RESTORING");
-        assertThatExceptionOfType(ApiException.class)
-            .isThrownBy(() -> this.gate.reserve(this.product, token, 1, NOW))
-            .satisfies((ex) -> {
-                assertThat(ex.code()).isEqualTo(ProblemCodes.UNAVAILABLE);
-                assertThat(ex.status()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
-                assertThat(ex.retryAfter()).isNotNull();
-            });
+        assertUnavailable(token, "RESTORING");
         assertThat(entryScore(token)).isEqualTo((double) EXPIRES);
         assertThat(stockValue()).isEqualTo("5");
         assertThat(bookings()).isEmpty();
@@ -250,18 +242,11 @@ class ConsumeAdmissionScriptTests extends GateRedisTestSupport {
         String other = token("hank");
         admit(other, EXPIRES);
         Reservation earlier = this.gate.reserve(this.product, other, 1, NOW);
-        addAudit((int) AUDIT_BACKLOG_LIMIT - 1);
+        UnrelayedChanges.add(redis, this.keys.audit(), (int) AUDIT_BACKLOG_LIMIT - 1);
         List<Map<Object, Object>> audit = audit();
         assertThat(audit).hasSize((int) AUDIT_BACKLOG_LIMIT);
 
-        assertThat(consume(token, 1, NOW, this.product + "-b1", "{}")).containsExactly("AUDIT_BACKLOG");
-        assertThatExceptionOfType(ApiException.class)
-            .isThrownBy(() -> this.gate.reserve(this.product, token, 1, NOW))
-            .satisfies((ex) -> {
-                assertThat(ex.code()).isEqualTo(ProblemCodes.UNAVAILABLE);
-                assertThat(ex.status()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
-                assertThat(ex.retryAfter()).isNotNull();
-            });
+        assertUnavailable(token, "AUDIT_BACKLOG");
         assertThat(entryScore(token)).isEqualTo((double) EXPIRES);
         assertThat(stockValue()).isEqualTo("4");
         assertThat(bookings()).containsOnlyKeys(earlier.bookingId());
@@ -277,32 +262,30 @@ class ConsumeAdmissionScriptTests extends GateRedisTestSupport {
     @Test
     void noChangeIsTrimmedHoweverLongTheRelayIsAway() {
         String token = admittedWithStock("ivan", EXPIRES, 5);
-        addAudit(100_200);
-        String first = firstAuditId();
+        UnrelayedChanges.add(redis, this.keys.audit(), 100_200);
+        String first = UnrelayedChanges.firstId(redis, this.keys.audit());
 
         assertThat(consume(token, 1, NOW, this.product + "-b1", "{}", 200_000)).first().isEqualTo("RESERVED");
         Reservation reservation = new Reservation(this.product + "-b1", this.product, "ivan", 1, token, EXPIRES, NOW);
         assertThat(this.gate.release(reservation)).isTrue();
 
         assertThat(redis.opsForStream().size(this.keys.audit())).isEqualTo(100_202);
-        assertThat(firstAuditId()).isEqualTo(first);
+        assertThat(UnrelayedChanges.firstId(redis, this.keys.audit())).isEqualTo(first);
     }
 
-    private String firstAuditId() {
-        return redis.opsForStream()
-            .range(this.keys.audit(), Range.unbounded(), Limit.limit().count(1))
-            .getFirst()
-            .getId()
-            .getValue();
-    }
-
-    /** Changes nobody relayed yet, as the line's other steps would have written them. */
-    private void addAudit(int count) {
-        redis.execute(RedisScript.of("""
-                for i = 1, tonumber(ARGV[1]) do
-                  redis.call('XADD', KEYS[1], '*', 'type', 'LEFT', 'at', 0, 'users', 'someone-' .. i)
-                end
-                return 0""", Long.class), List.of(this.keys.audit()), Integer.toString(count));
+    /**
+     * The script answers {@code status}, and the wrapper, asked the same, refuses with 503 and a Retry-After: a refusal
+     * that passes, not a verdict on the token.
+     */
+    private void assertUnavailable(String token, String status) {
+        assertThat(consume(token, 1, NOW, this.product + "-b1", "{}")).containsExactly(status);
+        assertThatExceptionOfType(ApiException.class)
+            .isThrownBy(() -> this.gate.reserve(this.product, token, 1, NOW))
+            .satisfies((ex) -> {
+                assertThat(ex.code()).isEqualTo(ProblemCodes.UNAVAILABLE);
+                assertThat(ex.status()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
+                assertThat(ex.retryAfter()).isNotNull();
+            });
     }
 
     /** No booking, no counter and no audit record: the script refused before its first write. */

@@ -1,38 +1,23 @@
 package io.queuegate.admission.audit;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.queuegate.admission.AdmissionWorkerApplication;
-import io.queuegate.core.event.EntryRequested;
+import io.queuegate.admission.WorkerOnBroker;
 import io.queuegate.core.queue.Keyspace;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.testing.PrivateBroker;
 import io.queuegate.core.testing.TestRedis;
-import io.queuegate.core.testing.TestSecrets;
 import io.queuegate.core.token.TokenCodec;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,7 +26,6 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.domain.Range;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -54,7 +38,7 @@ import static org.awaitility.Awaitility.await;
  * The audit stream while its relay is away, on a whole worker against an embedded KRaft broker and the real, shared
  * Redis, with a bound of {@value #BOUND} unrelayed changes: admissions stop at the bound and nothing is trimmed; once
  * the relay runs again every change reaches the audit topic in the order it was made, and admissions resume. The test
- * has a key prefix and topics of its own, so its worker sees its queue only.
+ * has a run of its own ({@link WorkerOnBroker}): a key prefix and topics, so its worker sees its queue only.
  */
 class AuditBacklogTests {
 
@@ -62,19 +46,13 @@ class AuditBacklogTests {
 
     private static final int USERS = 30;
 
-    private static final String TOKEN_SECRET = TestSecrets.random("audit-backlog-test-token-secret");
-
-    private static final String ADMIN_TOKEN = TestSecrets.random("audit-backlog-test-admin-token");
-
     private static EmbeddedKafkaKraftBroker kafka;
 
     private static final StringRedisTemplate redis = TestRedis.template();
 
-    private final HttpClient http = HttpClient.newHttpClient();
-
     private ConfigurableApplicationContext worker;
 
-    private String run;
+    private WorkerOnBroker run;
 
     private Keyspace keyspace;
 
@@ -92,31 +70,25 @@ class AuditBacklogTests {
 
     @BeforeEach
     void newRun() {
-        this.run = "audit-backlog-test-" + Long.toHexString(ThreadLocalRandom.current().nextLong());
-        this.keyspace = new Keyspace(this.run + ":");
-        this.product = ThreadLocalRandom.current().nextLong(1_000_000_000L, 9_000_000_000L);
+        this.run = new WorkerOnBroker(kafka, "audit-backlog-test");
+        this.keyspace = this.run.keyspace();
+        this.product = this.run.newProduct();
     }
 
     @AfterEach
     void cleanUp() {
-        if (this.worker != null) {
-            this.worker.close();
-        }
-        this.http.close();
-        redis.delete(this.keyspace.product(this.product).all());
-        redis.delete(List.of(this.keyspace.registry(QueueKeys.REGISTRY),
-                this.keyspace.admissionWorkers(QueueKeys.REGISTRY), this.keyspace.lineEpoch()));
+        this.run.close();
     }
 
     @Test
     void withTheRelayAwayAdmissionsStopAtTheBoundAndEveryChangeReachesKafkaInOrderOnceItIsBack() throws Exception {
-        this.worker = startWorker();
+        this.worker = this.run.start(Map.of("queuegate.admission.audit-backlog-limit", Integer.toString(BOUND)));
         AuditRelay relay = this.worker.getBean(AuditRelay.class);
         relay.stop();
         QueueKeys keys = this.keyspace.product(this.product);
         // five a second: after the first step's full bucket, about one admission per step, one change each
         assertThat(putQueue(5).statusCode()).isEqualTo(200);
-        List<String> users = enter(USERS);
+        List<String> users = this.run.enter(this.worker, this.product, "waiting", USERS);
 
         // the line stops at the bound: the stream holds BOUND changes, nobody more is admitted, people wait
         await().atMost(Duration.ofSeconds(30)).until(() -> redis.opsForStream().size(keys.audit()) >= BOUND);
@@ -131,7 +103,7 @@ class AuditBacklogTests {
         assertThat(held).hasSize(BOUND);
 
         // the operator sees why: in the view, and in the worker's metrics
-        JsonNode view = JsonMapper.shared().readTree(admin("/api/v1/queues/" + this.product).body());
+        JsonNode view = JsonMapper.shared().readTree(this.run.getQueue(this.worker, this.product).body());
         assertThat(view.get("admissionHold").asString()).isEqualTo("audit_backlog");
         assertThat(view.get("auditBacklog").asLong()).isEqualTo(BOUND);
         await().atMost(Duration.ofSeconds(5)).until(() -> heldGauge() == 1.0);
@@ -160,7 +132,7 @@ class AuditBacklogTests {
             .containsExactlyInAnyOrderElementsOf(users.stream()
                 .map((user) -> codec.issue(this.product, user).value())
                 .toList());
-        JsonNode after = JsonMapper.shared().readTree(admin("/api/v1/queues/" + this.product).body());
+        JsonNode after = JsonMapper.shared().readTree(this.run.getQueue(this.worker, this.product).body());
         assertThat(after.get("admissionHold").isNull()).isTrue();
         await().atMost(Duration.ofSeconds(5)).until(() -> heldGauge() == 0.0);
     }
@@ -185,103 +157,19 @@ class AuditBacklogTests {
         return gauge == null ? -1 : gauge.value();
     }
 
-    private ConfigurableApplicationContext startWorker() {
-        Map<String, String> properties = new LinkedHashMap<>();
-        properties.put("spring.config.name", AdmissionWorkerApplication.CONFIG_NAME);
-        properties.put("server.port", "0");
-        properties.put("management.server.port", "0");
-        properties.put("spring.main.banner-mode", "off");
-        properties.put("spring.kafka.bootstrap-servers", kafka.getBrokersAsString());
-        properties.put("spring.kafka.consumer.group-id", topic("writer"));
-        properties.put("queuegate.redis.key-prefix", this.keyspace.prefix());
-        properties.put("queuegate.token.secret", TOKEN_SECRET);
-        properties.put("queuegate.admin.token", ADMIN_TOKEN);
-        properties.put("queuegate.admission.warm-up.duration", "0");
-        properties.put("queuegate.admission.tick-interval", "50ms");
-        properties.put("queuegate.admission.audit-interval", "100ms");
-        properties.put("queuegate.admission.audit-backlog-limit", Integer.toString(BOUND));
-        properties.put("queuegate.admission.partitions", "2");
-        properties.put("queuegate.admission.topic", topic("entries"));
-        properties.put("queuegate.admission.audit-topic", topic("audit"));
-        properties.put("queuegate.admission.dead-letter-topic", topic("entries.DLT"));
-        properties.put("queuegate.admission.sale-topic", topic("sale"));
-        properties.put("queuegate.admission.bookings-topic", topic("bookings"));
-        properties.put("queuegate.admission.leaves-topic", topic("leaves"));
-        properties.put("queuegate.admission.webhook.topic", topic("admissions"));
-        properties.put("queuegate.admission.webhook.dead-letter-topic", topic("admissions.DLT"));
-        properties.put("queuegate.admission.webhook.group", topic("webhooks"));
-        return new SpringApplicationBuilder(AdmissionWorkerApplication.class)
-            .run(properties.entrySet().stream()
-                .map(property -> "--" + property.getKey() + "=" + property.getValue())
-                .toArray(String[]::new));
-    }
-
-    private String topic(String name) {
-        return this.run + "." + name;
-    }
-
     private HttpResponse<String> putQueue(int admitPerSecond) throws Exception {
-        String settings = JsonMapper.shared().writeValueAsString(Map.of("maxActive", 1000, "admitPerSecond",
+        return this.run.putQueue(this.worker, this.product, Map.of("maxActive", 1000, "admitPerSecond",
                 admitPerSecond, "entryTtlSeconds", 600, "open", true));
-        return this.http.send(HttpRequest.newBuilder(worker("/api/v1/queues/" + this.product))
-            .header("Authorization", "Bearer " + ADMIN_TOKEN)
-            .header("Content-Type", "application/json")
-            .PUT(HttpRequest.BodyPublishers.ofString(settings))
-            .build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private HttpResponse<String> admin(String path) throws Exception {
-        return this.http.send(HttpRequest.newBuilder(worker(path))
-            .header("Authorization", "Bearer " + ADMIN_TOKEN)
-            .build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private URI worker(String path) {
-        return URI.create("http://127.0.0.1:" + this.worker.getEnvironment().getProperty("local.server.port") + path);
-    }
-
-    /** One enter event per user, as ingest publishes them; returns the users once the broker has them. */
-    private List<String> enter(int count) {
-        TokenCodec codec = this.worker.getBean(TokenCodec.class);
-        List<String> users = new ArrayList<>();
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.getBrokersAsString()), new StringSerializer(),
-                new StringSerializer())) {
-            for (int i = 0; i < count; i++) {
-                String user = "waiting-%05d".formatted(i);
-                users.add(user);
-                producer.send(new ProducerRecord<>(topic("entries"), Long.toString(this.product), JsonMapper.shared()
-                    .writeValueAsString(new EntryRequested(this.product, codec.issue(this.product, user).value(),
-                            user, "r-" + i, 1L))));
-            }
-            producer.flush();
-        }
-        return users;
     }
 
     /** The product's changes on the audit topic, in the topic's order. */
     private List<JsonNode> changes() {
-        String topic = topic("audit");
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.getBrokersAsString(),
-                ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false), new StringDeserializer(),
-                new StringDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(10)).stream()
-                .map(info -> new TopicPartition(topic, info.partition()))
-                .toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> ends = new HashMap<>(consumer.endOffsets(partitions));
-            List<JsonNode> changes = new ArrayList<>();
-            while (!ends.isEmpty()) {
-                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
-                    if (Long.toString(this.product).equals(record.key())) {
-                        changes.add(JsonMapper.shared().readTree(record.value()));
-                    }
-                }
-                ends.entrySet().removeIf(end -> consumer.position(end.getKey()) >= end.getValue());
+        List<JsonNode> changes = new ArrayList<>();
+        for (ConsumerRecord<String, byte[]> record : this.run.records(this.run.topic("audit"))) {
+            if (Long.toString(this.product).equals(record.key())) {
+                changes.add(JsonMapper.shared().readTree(record.value()));
             }
-            return changes;
         }
+        return changes;
     }
 }

@@ -3,6 +3,7 @@ package io.queuegate.core.queue;
 import java.util.List;
 import java.util.Map;
 
+import io.queuegate.core.testing.UnrelayedChanges;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -11,7 +12,6 @@ import org.springframework.data.domain.Range;
 import org.springframework.data.redis.connection.Limit;
 import org.springframework.data.redis.connection.stream.MapRecord;
 import org.springframework.data.redis.connection.stream.RecordId;
-import org.springframework.data.redis.core.script.RedisScript;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -447,7 +447,7 @@ class AdmitBatchScriptTests extends RedisScriptTestSupport {
         this.line.append(this.product, tokens("t", 6));
         assertThat(this.admission.admit(this.product, NOW, 2, "seed", 3).admitted()).isEqualTo(2);
         // the admission and a leave, neither relayed: below the bound of three, the next step goes on (and writes two)
-        addAudit(1);
+        UnrelayedChanges.add(redis, this.keys.audit(), 1);
         assertThat(redis.opsForStream().size(this.keys.audit())).isEqualTo(2);
 
         AdmissionResult atTwo = this.admission.admit(this.product, NOW + 2_000, 2, "seed", 3);
@@ -486,42 +486,23 @@ class AdmitBatchScriptTests extends RedisScriptTestSupport {
         configure(10, 100, 60, true);
         this.line.append(this.product, tokens("t", 3));
         // more than the 100,000 the stream was once capped at, none of them relayed
-        addAudit(100_200);
-        String first = redis.opsForStream()
-            .range(this.keys.audit(), Range.unbounded(),
-                    Limit.limit().count(1))
-            .getFirst()
-            .getId()
-            .getValue();
+        UnrelayedChanges.add(redis, this.keys.audit(), 100_200);
+        String first = UnrelayedChanges.firstId(redis, this.keys.audit());
 
         assertThat(this.admission.admit(this.product, NOW, 100, "seed", 200_000).admitted()).isEqualTo(3);
 
         assertThat(redis.opsForStream().size(this.keys.audit())).isEqualTo(100_201);
-        assertThat(redis.opsForStream()
-            .range(this.keys.audit(), Range.unbounded(),
-                    Limit.limit().count(1))
-            .getFirst()
-            .getId()
-            .getValue()).isEqualTo(first);
+        assertThat(UnrelayedChanges.firstId(redis, this.keys.audit())).isEqualTo(first);
     }
 
     @Test
     void theDefaultBoundIsAHundredThousandUnrelayedChanges() {
         configure(10, 100, 60, true);
         this.line.append(this.product, tokens("t", 3));
-        addAudit(100_000);
+        UnrelayedChanges.add(redis, this.keys.audit(), 100_000);
 
         assertThat(this.admission.admit(this.product, NOW, 100).auditBacklogFull()).isTrue();
         assertThat(waiting()).hasSize(3);
         assertThat(redis.opsForStream().size(this.keys.audit())).isEqualTo(100_000);
-    }
-
-    /** Changes nobody relayed yet, as other steps of the line would have written them. */
-    private void addAudit(int count) {
-        redis.execute(RedisScript.of("""
-                for i = 1, tonumber(ARGV[1]) do
-                  redis.call('XADD', KEYS[1], '*', 'type', 'LEFT', 'at', 0, 'users', 'someone-' .. i)
-                end
-                return 0""", Long.class), List.of(this.keys.audit()), Integer.toString(count));
     }
 }
