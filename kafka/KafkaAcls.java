@@ -44,13 +44,13 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * <li>{@code apply BOOTSTRAP USERS_DIR ACLS_FILE} grants what kafka/acls.txt says, all in one request (granting one
  * again changes nothing).</li>
  * <li>{@code check BOOTSTRAP USERS_DIR CONTROLLER} tries, as each service's user, what its ACLs must refuse:
- * writing the topics another service owns (the queue settings and stock of the sale topic from ingest, enters and
- * leaves from the booking service, bookings and enters from the worker), reading the sale topic from ingest, joining
- * the line writer's consumer group from ingest and the booking service; and connecting without a sign-in (to the
- * broker's port and to the controller's), and with a wrong password. Each refusal must be the one expected (a topic
- * or group authorization error, an authentication error), not some other failure, and the topics' ends must not
- * move; a write each user may do first (a topic under the warm-up prefix, deleted after) shows the credentials work.
- * Prints PASS or FAIL per check and exits 1 when any fails.</li>
+ * writing the topics another service owns (the queue settings of the sale topic and the stock topic from ingest, the
+ * sale topic, enters and leaves from the booking service, bookings, stock and enters from the worker), reading the
+ * sale topic from ingest, joining the line writer's consumer group from ingest and the booking service; and
+ * connecting without a sign-in (to the broker's port and to the controller's), and with a wrong password. Each refusal
+ * must be the one expected (a topic or group authorization error, an authentication error), not some other failure,
+ * and the topics' ends must not move; a write each user may do first (a topic under the warm-up prefix, deleted
+ * after) shows the credentials work. Prints PASS or FAIL per check and exits 1 when any fails.</li>
  * </ul>
  * It runs against a started stack, whose services made their topics. USERS_DIR holds each user's password in
  * {@code <user>.password}, as scripts/kafka.sh keeps them.
@@ -99,12 +99,30 @@ public final class KafkaAcls {
 
     // --- apply --------------------------------------------------------------------------------------------------
 
+    /**
+     * Grants the file's bindings, then revokes every binding of a service's user that the file no longer has: a
+     * broker started on the storage of an older file (a grant taken away, as the booking service's write to the sale
+     * topic was) must not keep it.
+     */
     void apply(Path file) throws Exception {
         List<AclBinding> bindings = parse(Files.readAllLines(file));
+        List<AclBindingFilter> stale = new ArrayList<>();
         try (Admin admin = Admin.create(client(ADMIN, password(ADMIN)))) {
             admin.createAcls(bindings).all().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            Set<AclBinding> granted = Set.copyOf(bindings);
+            Set<String> services = Set.of("User:" + INGEST, "User:" + ADMISSION, "User:" + BOOKING);
+            for (AclBinding binding : admin.describeAcls(AclBindingFilter.ANY).values()
+                .get(WAIT.toSeconds(), TimeUnit.SECONDS)) {
+                if (services.contains(binding.entry().principal()) && !granted.contains(binding)) {
+                    stale.add(binding.toFilter());
+                }
+            }
+            if (!stale.isEmpty()) {
+                admin.deleteAcls(stale).all().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            }
         }
-        System.out.println("granted " + bindings.size() + " ACL bindings of " + file.getFileName());
+        System.out.println("granted " + bindings.size() + " ACL bindings of " + file.getFileName()
+                + (stale.isEmpty() ? "" : ", revoked " + stale.size() + " it no longer has"));
     }
 
     /** The bindings of kafka/acls.txt: users, operations, resource type, names (a trailing * makes a prefix). */
@@ -147,8 +165,8 @@ public final class KafkaAcls {
     // --- check --------------------------------------------------------------------------------------------------
 
     boolean check(String controller) throws Exception {
-        List<String> topics = List.of("queuegate.entries", "queuegate.leaves", "queuegate.sale", "queuegate.bookings",
-                "queuegate.audit", "queuegate.admissions");
+        List<String> topics = List.of("queuegate.entries", "queuegate.leaves", "queuegate.sale", "queuegate.stock",
+                "queuegate.bookings", "queuegate.audit", "queuegate.admissions");
         String probe = "queuegate.warm-up-0-acl-check.probe";
         try (Admin admin = Admin.create(client(ADMIN, password(ADMIN)))) {
             // a write to a topic that does not exist is refused by a user who may write but not create it: the
@@ -168,16 +186,20 @@ public final class KafkaAcls {
 
             // the internet-facing service plants neither settings, stock, bookings nor the audit trail
             refusedWrite(INGEST, "queuegate.sale");
+            refusedWrite(INGEST, "queuegate.stock");
             refusedWrite(INGEST, "queuegate.bookings");
             refusedWrite(INGEST, "queuegate.audit");
             refusedWrite(INGEST, "queuegate.admissions");
-            // the booking service neither places nor removes anyone
+            // the booking service neither places nor removes anyone, and plants no queue settings (webhook URLs) nor
+            // holds: a restore takes the sale topic as it is
+            refusedWrite(BOOKING, "queuegate.sale");
             refusedWrite(BOOKING, "queuegate.entries");
             refusedWrite(BOOKING, "queuegate.leaves");
             refusedWrite(BOOKING, "queuegate.audit");
             refusedWrite(BOOKING, "queuegate.admissions");
-            // the worker books nothing and enters nobody
+            // the worker books nothing, sets no stock and enters nobody
             refusedWrite(ADMISSION, "queuegate.bookings");
+            refusedWrite(ADMISSION, "queuegate.stock");
             refusedWrite(ADMISSION, "queuegate.entries");
             refusedRead(INGEST, "queuegate.sale");
             // a member of the line writer's group would be given partitions of the enters, and commit past them

@@ -131,8 +131,9 @@ format_storage() {
         || { tail -n 30 "$KAFKA_DIR/format.log" >&2; die "formatting the Kafka storage failed"; }
 }
 
-# With scram: grants what kafka/acls.txt says, as the admin, at every start (granting again changes nothing), so that the
-# services find their rights before they start and an edit of the file takes effect at the next start.
+# With scram: grants what kafka/acls.txt says, as the admin, at every start (granting again changes nothing), and revokes
+# what a service's user holds that the file no longer grants, so that the services find their rights before they start
+# and an edit of the file (a grant added or taken away) takes effect at the next start.
 apply_acls() {
     [ "$KAFKA_SECURITY" = scram ] || return 0
     use_java25

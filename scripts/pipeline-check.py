@@ -2,7 +2,7 @@
 """The pipeline of a running stack (./run.sh --detach), tried as its clients would, through every topic each service
 writes: a queue's settings (the worker, sale topic), enters (ingest, entries topic) placed in order and admitted (the
 worker reads the enters and relays the admissions to the audit topic), a leave (ingest, leaves topic), a stock setting
-(the booking service, sale topic) and a booking (bookings topic). CI runs it against the stack on the Kafka broker with
+(the booking service, stock topic) and a booking (bookings topic). CI runs it against the stack on the Kafka broker with
 SCRAM and ACLs (KAFKA_SECURITY=scram), where a grant missing from kafka/acls.txt fails it.
 
     python3 scripts/pipeline-check.py [--help]
@@ -108,7 +108,7 @@ moved = wait_until(lambda: (call("GET", f"{INGEST}/api/v1/queues/{product}/entri
 check("the one behind the leaver moves up", moved)
 
 status, _ = call("PUT", f"{BOOKING}/api/v1/products/{product}/stock", {"available": 10}, ADMIN_HEADERS)
-check("the stock is set (booking -> sale topic)", status == 200, status)
+check("the stock is set (booking -> stock topic)", status == 200, status)
 status, body = call("POST", f"{BOOKING}/api/v1/bookings", {"productId": product, "token": tokens[0], "quantity": 1})
 check("an admitted person books (booking -> bookings topic)", 200 <= status < 300, (status, body))
 status, body = call("POST", f"{BOOKING}/api/v1/bookings", {"productId": product, "token": tokens[0], "quantity": 1})

@@ -67,7 +67,7 @@ class AdmissionConfiguration {
             .build();
     }
 
-    /** Compacted: a rebuild needs each product's last queue settings and stock setting, not their history. */
+    /** Compacted: a rebuild needs each product's last queue settings and holds, not their history. */
     @Bean
     NewTopic saleTopic(AdmissionProperties properties) {
         return TopicBuilder.name(properties.saleTopic()).partitions(1).compact().build();

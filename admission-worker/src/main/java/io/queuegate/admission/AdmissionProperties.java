@@ -31,8 +31,10 @@ import org.springframework.validation.annotation.Validated;
  *     second), 100,000 are relayed in under a minute once Kafka is back
  * @param deadLetterTopic where enter records the writer will not apply (unreadable, or with forged tokens) are set
  *     aside, untouched, with the reason in their headers
- * @param saleTopic the compacted topic each queue's settings are published to before they are acknowledged; read,
- *     with the audit and bookings topics, when Redis lost the sale
+ * @param saleTopic the compacted topic each queue's settings and held users are published to before they are
+ *     acknowledged; read, with the stock, audit and bookings topics, when Redis lost the sale
+ * @param stockTopic the compacted topic booking-service publishes stock settings to; read after the sale topic when
+ *     Redis lost the sale, so that its settings win over those an older booking service left in the sale topic
  * @param bookingsTopic the topic booking-service publishes bookings to; read when Redis lost the sale, so that
  *     consumed tokens stay consumed and the stock comes back as set minus what was booked
  * @param leavesTopic the topic ingest-service publishes leaves to; read when Redis lost the sale, so that nobody
@@ -59,6 +61,7 @@ public record AdmissionProperties(
         @DefaultValue("100000") @Min(1) long auditBacklogLimit,
         @DefaultValue("queuegate.entries.DLT") @Pattern(regexp = Topics.LEGAL_NAME) String deadLetterTopic,
         @DefaultValue("queuegate.sale") @Pattern(regexp = Topics.LEGAL_NAME) String saleTopic,
+        @DefaultValue(Topics.STOCK) @Pattern(regexp = Topics.LEGAL_NAME) String stockTopic,
         @DefaultValue("queuegate.bookings") @Pattern(regexp = Topics.LEGAL_NAME) String bookingsTopic,
         @DefaultValue("queuegate.leaves") @Pattern(regexp = Topics.LEGAL_NAME) String leavesTopic,
         @DefaultValue("7d") @NotNull Duration retention,

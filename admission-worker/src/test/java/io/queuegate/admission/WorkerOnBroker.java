@@ -111,6 +111,7 @@ public final class WorkerOnBroker implements AutoCloseable {
         properties.put("queuegate.admission.audit-topic", topic("audit"));
         properties.put("queuegate.admission.dead-letter-topic", topic("entries.DLT"));
         properties.put("queuegate.admission.sale-topic", topic("sale"));
+        properties.put("queuegate.admission.stock-topic", topic("stock"));
         properties.put("queuegate.admission.bookings-topic", topic("bookings"));
         properties.put("queuegate.admission.leaves-topic", topic("leaves"));
         properties.put("queuegate.admission.webhook.topic", topic("admissions"));

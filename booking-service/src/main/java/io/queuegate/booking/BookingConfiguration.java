@@ -41,10 +41,10 @@ class BookingConfiguration {
             .build();
     }
 
-    /** Compacted: a rebuild needs each product's last queue settings and stock setting, not their history. */
+    /** Compacted: a rebuild needs each product's last stock setting, not its history. */
     @Bean
-    NewTopic saleTopic(BookingProperties properties) {
-        return TopicBuilder.name(properties.saleTopic()).partitions(1).compact().build();
+    NewTopic stockTopic(BookingProperties properties) {
+        return TopicBuilder.name(properties.stockTopic()).partitions(1).compact().build();
     }
 
     @Bean

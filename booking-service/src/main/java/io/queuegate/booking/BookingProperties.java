@@ -19,7 +19,9 @@ import org.springframework.validation.annotation.Validated;
  *     its reservation may take before the publish begins; the admission workers settle a reservation left unconfirmed
  *     this long and a margin after it was made, so keep {@code queuegate.admission.reservations.publish-timeout} equal
  * @param maxBodyBytes the largest request body accepted
- * @param saleTopic the compacted topic each stock setting is published to before it is acknowledged
+ * @param stockTopic the compacted topic each stock setting is published to before it is acknowledged; the booking
+ *     service's own, so that its Kafka user needs no write to the sale topic, whose queue settings a restore takes as
+ *     they are (stock settings went to {@code queuegate.sale} before this topic; a restore still reads them there)
  * @param retention how long the bookings topic keeps its records when the service creates it; a Redis that loses
  *     the sale gets its bookings (and so its consumed tokens and its stock) back only from records still there
  */
@@ -30,6 +32,6 @@ public record BookingProperties(
         @DefaultValue("12") @Min(1) int partitions,
         @DefaultValue("2s") @NotNull Duration publishTimeout,
         @DefaultValue("4096") @Min(64) long maxBodyBytes,
-        @DefaultValue("queuegate.sale") @Pattern(regexp = Topics.LEGAL_NAME) String saleTopic,
+        @DefaultValue(Topics.STOCK) @Pattern(regexp = Topics.LEGAL_NAME) String stockTopic,
         @DefaultValue("30d") @NotNull Duration retention) {
 }

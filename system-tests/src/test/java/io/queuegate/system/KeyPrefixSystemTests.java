@@ -52,6 +52,7 @@ class KeyPrefixSystemTests {
         String entries = "tenant-" + RUN + ".entries";
         // every topic its own: a deployment that read another's sale, leaves or bookings would restore them
         String sale = "tenant-" + RUN + ".sale";
+        String stock = "tenant-" + RUN + ".stock";
         String leaves = "tenant-" + RUN + ".leaves";
         String bookings = "tenant-" + RUN + ".bookings";
         tenantIngest = stack.start(IngestApplication.class, IngestApplication.CONFIG_NAME, prefix,
@@ -61,11 +62,11 @@ class KeyPrefixSystemTests {
                 "queuegate.admission.topic=" + entries, "queuegate.admission.audit-topic=tenant-" + RUN + ".audit",
                 "queuegate.admission.dead-letter-topic=" + entries + ".DLT",
                 "queuegate.admission.sale-topic=" + sale, "queuegate.admission.leaves-topic=" + leaves,
-                "queuegate.admission.bookings-topic=" + bookings,
+                "queuegate.admission.bookings-topic=" + bookings, "queuegate.admission.stock-topic=" + stock,
                 "spring.kafka.consumer.group-id=tenant-" + RUN + "-writer", "queuegate.admission.tick-interval=50ms");
         tenant.add(tenantWorker);
         tenantBooking = stack.start(BookingApplication.class, BookingApplication.CONFIG_NAME, prefix,
-                "queuegate.booking.topic=" + bookings, "queuegate.booking.sale-topic=" + sale);
+                "queuegate.booking.topic=" + bookings, "queuegate.booking.stock-topic=" + stock);
         tenant.add(tenantBooking);
     }
 

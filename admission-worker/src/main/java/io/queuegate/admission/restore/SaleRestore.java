@@ -39,11 +39,11 @@ import org.springframework.stereotype.Component;
 
 /**
  * Gives a Redis that lost the sale back everything but the lines, from durable records, before the lines are
- * replayed: the queues' settings, stock settings and held users (the compacted sale topic), the leaves (the leaves topic), the
- * admissions, expiries and abandonments (the audit topic) and the bookings (the bookings topic). So a used token
- * stays used (its user is gone before the line is replayed, and is not placed again), the stock comes back as set
- * minus what was booked since, and admitted users get their entries back instead of a place in the line, never more
- * than were admitted.
+ * replayed: the queues' settings and held users (the compacted sale topic), the stock settings (the compacted stock
+ * topic), the leaves (the leaves topic), the admissions, expiries and abandonments (the audit topic) and the bookings
+ * (the bookings topic). So a used token stays used (its user is gone before the line is replayed, and is not placed
+ * again), the stock comes back as set minus what was booked since, and admitted users get their entries back instead
+ * of a place in the line, never more than were admitted.
  *
  * <p>Runs only when the writer found Redis without the lines it applied, or served by another process than the one
  * it applied them to ({@code LineRebuild}), on the writer's thread, before it reads the entries topic again. On a
@@ -55,6 +55,11 @@ import org.springframework.stereotype.Component;
  * audit trail's last changes not yet relayed when Redis lost them (up to one relay interval, 0.5 s by default): such
  * an admission is made again (the user is back at the head of the line), such an expiry or abandonment is undone (the
  * user is back in the line at the same place).
+ *
+ * <p>Each topic is taken only for what its writer owns: the stock topic (the booking service's) gives stock settings
+ * and nothing else, so a record there keyed as a queue's settings or a hold is skipped. The sale topic still gives the
+ * stock settings a booking service wrote there before the stock topic existed; it is read first, so that a setting on
+ * the stock topic, always the later one, wins.
  */
 @Component
 public class SaleRestore {
@@ -111,6 +116,7 @@ public class SaleRestore {
         long started = System.nanoTime();
         SaleLedger ledger = new SaleLedger();
         long records = read(this.properties.saleTopic(), record -> sale(ledger, record))
+                + read(this.properties.stockTopic(), record -> stock(ledger, record))
                 + read(this.properties.auditTopic(), record -> audit(ledger, record))
                 + read(this.properties.leavesTopic(), record -> left(ledger, record))
                 + read(this.properties.bookingsTopic(), record -> booking(ledger, record));
@@ -177,9 +183,23 @@ public class SaleRestore {
             QueueConfigured configured = this.json.readValue(record.value(), QueueConfigured.class);
             ledger.configured(configured.productId(), configured.settings(), configured.deletedAt());
         }
-        else if (record.key().startsWith("stock:")) {
+        else if (record.key().startsWith(StockSet.KEY_PREFIX)) {
+            // written before the stock topic existed: the booking service may no longer write here
             ledger.stockSet(this.json.readValue(record.value(), StockSet.class));
         }
+    }
+
+    /** The stock topic's stock settings; whatever else it holds was not written by the booking service's code. */
+    private void stock(SaleLedger ledger, ConsumerRecord<String, byte[]> record) {
+        if (record.key() == null || record.value() == null) {
+            return;
+        }
+        if (!record.key().startsWith(StockSet.KEY_PREFIX)) {
+            log.warn("skipped a record of the stock topic {} with the key {}: it holds stock settings only",
+                    record.topic(), record.key());
+            return;
+        }
+        ledger.stockSet(this.json.readValue(record.value(), StockSet.class));
     }
 
     /** {@code held:<productId>:<userId>}: a hold, or with no value its release. */

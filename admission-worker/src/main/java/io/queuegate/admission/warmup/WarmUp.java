@@ -74,6 +74,7 @@ class WarmUp extends WarmUpRunner {
                         Map.entry("queuegate.admission.audit-topic", copy.topic("audit")),
                         Map.entry("queuegate.admission.dead-letter-topic", copy.topic("entries.DLT")),
                         Map.entry("queuegate.admission.sale-topic", copy.topic("sale")),
+                        Map.entry("queuegate.admission.stock-topic", copy.topic("stock")),
                         Map.entry("queuegate.admission.bookings-topic", copy.topic("bookings")),
                         Map.entry("queuegate.admission.leaves-topic", copy.topic("leaves")),
                         Map.entry("queuegate.admission.webhook.topic", copy.topic("admissions")),

@@ -174,7 +174,8 @@ class AdmissionLeaseTests {
     private Worker start(String name) {
         AdmissionProperties properties = new AdmissionProperties(TICK, 10_000, "queuegate.entries", 12, 2_000,
                 "queuegate.audit", Duration.ofMillis(500), 1_000, 100_000, "queuegate.entries.DLT", "queuegate.sale",
-                "queuegate.bookings", "queuegate.leaves", Duration.ofDays(7), Duration.ofSeconds(1), LEASE);
+                "queuegate.stock", "queuegate.bookings", "queuegate.leaves", Duration.ofDays(7), Duration.ofSeconds(1),
+                LEASE);
         QueueShare share = new QueueShare(redis, this.keyspace, new RegistryProperties(QueueKeys.REGISTRY),
                 properties);
         RecordingAdmission admission = new RecordingAdmission(name, this.keyspace, this.steps,

@@ -90,7 +90,7 @@ class AdmissionTickerTests {
     private AdmissionTicker ticker() {
         AdmissionProperties properties = new AdmissionProperties(INTERVAL, 10_000, "queuegate.entries", 12, 2_000,
                 "queuegate.audit", Duration.ofMillis(500), 1_000, 100_000, "queuegate.entries.DLT", "queuegate.sale",
-                "queuegate.bookings", "queuegate.leaves", Duration.ofDays(7), Duration.ofSeconds(1),
+                "queuegate.stock", "queuegate.bookings", "queuegate.leaves", Duration.ofDays(7), Duration.ofSeconds(1),
                 Duration.ofSeconds(2));
         QueueShare share = new QueueShare(redis, this.keyspace, new RegistryProperties(QueueKeys.REGISTRY),
                 properties);

@@ -15,7 +15,7 @@ import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * Sets a product's stock in Redis and makes the setting durable on the sale topic before it is acknowledged, so
+ * Sets a product's stock in Redis and makes the setting durable on the stock topic before it is acknowledged, so
  * that a Redis that loses it gets back the stock as set minus what was booked since (see {@link StockSet}).
  */
 @Component
@@ -25,7 +25,7 @@ class StockSetting {
 
     private final StringRedisTemplate redis;
 
-    private final DurableTopic<StockSet> sale;
+    private final DurableTopic<StockSet> stock;
 
     private final Keyspace keyspace;
 
@@ -33,7 +33,7 @@ class StockSetting {
             Keyspace keyspace) {
         this.keyspace = keyspace;
         this.redis = redis;
-        this.sale = new DurableTopic<>(kafka, properties.saleTopic(), properties.publishTimeout());
+        this.stock = new DurableTopic<>(kafka, properties.stockTopic(), properties.publishTimeout());
     }
 
     /**
@@ -46,6 +46,6 @@ class StockSetting {
         QueueKeys keys = this.keyspace.product(productId);
         Long booked = this.redis.execute(SET_STOCK, List.of(keys.stock(), keys.stats()), Long.toString(available));
         StockSet setting = new StockSet(productId, available, booked == null ? 0 : booked);
-        this.sale.send(StockSet.key(productId), setting);
+        this.stock.send(StockSet.key(productId), setting);
     }
 }

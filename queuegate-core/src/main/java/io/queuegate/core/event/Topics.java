@@ -29,11 +29,19 @@ public final class Topics {
     public static final String ADMISSIONS = "queuegate.admissions";
 
     /**
-     * What an operator set: each product's queue settings ({@link QueueConfigured}, key {@code queue:<p>}) and its
-     * last stock setting ({@link StockSet}, key {@code stock:<p>}). Compacted: the last value of each key is what a
-     * Redis that lost them gets back.
+     * What an operator set at the admission worker: each product's queue settings ({@link QueueConfigured}, key
+     * {@code queue:<p>}) and its held users ({@link UserHeld}). Compacted: the last value of each key is what a Redis
+     * that lost them gets back. Deployments from before {@link #STOCK} hold stock settings here too, which a restore
+     * still reads; the booking service no longer writes here (nor may it, on a broker with ACLs).
      */
     public static final String SALE = "queuegate.sale";
+
+    /**
+     * Each product's last stock setting ({@link StockSet}, key {@code stock:<p>}), written by the booking service
+     * only. Apart from {@link #SALE} so that the booking service's Kafka user needs no write to the queue settings a
+     * restore takes as they are (webhook URLs among them). Compacted, like the sale topic.
+     */
+    public static final String STOCK = "queuegate.stock";
 
     private Topics() {
     }

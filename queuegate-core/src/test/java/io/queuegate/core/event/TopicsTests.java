@@ -28,7 +28,7 @@ class TopicsTests {
     @Test
     void everyDefaultTopicIsALegalName() {
         assertThat(List.of(Topics.ENTRIES, Topics.BOOKINGS, Topics.LEAVES, Topics.AUDIT, Topics.ADMISSIONS,
-                Topics.SALE, "queuegate.entries.DLT", "a", "A_b-9.x", "x".repeat(249)))
+                Topics.SALE, Topics.STOCK, "queuegate.entries.DLT", "a", "A_b-9.x", "x".repeat(249)))
             .allSatisfy((name) -> assertThat(this.validator.validate(new TopicSetting(name))).isEmpty());
     }
 

@@ -26,6 +26,11 @@ public final class TopicLog {
 
     /** Every record of the topic keyed by the product, in log order within each partition. */
     public static List<ConsumerRecord<String, String>> records(String brokers, String topic, long product) {
+        return records(brokers, topic, Long.toString(product));
+    }
+
+    /** Every record of the topic with the key, in log order within each partition. */
+    public static List<ConsumerRecord<String, String>> records(String brokers, String topic, String key) {
         Properties config = new Properties();
         config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, brokers);
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
@@ -43,7 +48,7 @@ public final class TopicLog {
             while (partitions.stream().anyMatch((p) -> consumer.position(p) < end.get(p))) {
                 assertThat(System.currentTimeMillis()).as("read the topic to its end in time").isLessThan(deadline);
                 for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
-                    if (Long.toString(product).equals(record.key())) {
+                    if (key.equals(record.key())) {
                         records.add(record);
                     }
                 }
