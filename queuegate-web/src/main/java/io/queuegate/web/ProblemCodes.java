@@ -31,6 +31,8 @@ public final class ProblemCodes {
     public static final String TOO_MANY_HELD = "too_many_held";
     public static final String INTERNAL_ERROR = "internal_error";
     public static final String REQUEST_TIMEOUT = "request_timeout";
+    public static final String RETURN_URL_REFUSED = "return_url_refused";
+    public static final String QUEUE_REQUIRED = "queue_required";
 
     private ProblemCodes() {
     }

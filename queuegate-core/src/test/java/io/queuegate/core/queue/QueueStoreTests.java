@@ -157,7 +157,7 @@ class QueueStoreTests extends RedisScriptTestSupport {
     void keysOfOneProductShareOneHashTag() {
         List<String> all = QueueKeys.of(42).all();
 
-        assertThat(all).hasSize(13).doesNotHaveDuplicates().allSatisfy((key) -> assertThat(key).endsWith(":{42}"));
+        assertThat(all).hasSize(14).doesNotHaveDuplicates().allSatisfy((key) -> assertThat(key).endsWith(":{42}"));
         assertThat(QueueKeys.REGISTRY).doesNotContain("{");
     }
 
