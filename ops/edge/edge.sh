@@ -22,7 +22,9 @@ ORIGIN_PORT="${ORIGIN_PORT:-8091}"
 FAIL="${FAIL:-closed}"
 JWKS="${JWKS:-$WAITING_ROOM/.well-known/jwks.json}"
 
-usage() { sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+
+case "${1:-}" in -h | --help) usage; exit 0 ;; esac
 
 # Copies a template with its @NAME@ filled in.
 fill() {
@@ -31,7 +33,7 @@ fill() {
         -e "s|@WAITING_ROOM@|$WAITING_ROOM|g" -e "s|@FAIL@|$FAIL|g" "$1" >"$2"
 }
 
-[ $# -eq 2 ] || usage
+[ $# -eq 2 ] || { usage >&2; exit 2; }
 DIR="$(mkdir -p "$2" && cd "$2" && pwd)"
 case "$1" in
     nginx-start)
@@ -65,5 +67,5 @@ case "$1" in
             rm -f "$DIR/haproxy.pid"
         fi
         ;;
-    *) usage ;;
+    *) usage >&2; exit 2 ;;
 esac
