@@ -187,6 +187,27 @@ class EdgeSystemTests extends StackTests {
     }
 
     @Test
+    void aQueueTakesOnlyHostNamesAndAddressesAsItsReturnHosts() {
+        long productId = ownProduct();
+        for (String hosts : List.of("[\"https://shop.example\"]", "[\"*.shop.example\"]", "[\"Shop.Example\"]",
+                "[\"shop.example/x\"]", "[\"user@shop.example\"]", "[\"shop.example:0\"]", "[]",
+                "[" + "\"a.example\",".repeat(20) + "\"b.example\"]")) {
+            Reply refused = this.stack.admin("PUT", "/api/v1/queues/" + productId, """
+                    {"maxActive":5,"admitPerSecond":10,"entryTtlSeconds":60,"open":true,"returnHosts":%s}"""
+                .formatted(hosts));
+            assertThat(refused.status()).as(hosts).isEqualTo(400);
+            assertThat(refused.text("code")).isEqualTo("invalid_request");
+        }
+        assertThat(this.stack.admin("GET", "/api/v1/queues/" + productId).status()).isEqualTo(404);
+        Reply taken = this.stack.admin("PUT", "/api/v1/queues/" + productId, """
+                {"maxActive":5,"admitPerSecond":10,"entryTtlSeconds":60,"open":true,\
+                "returnHosts":["shop.example","127.0.0.1:8090","[::1]:8443"]}""");
+        assertThat(taken.status()).as(taken.response().body()).isEqualTo(200);
+        assertThat(this.stack.admin("GET", "/api/v1/queues/" + productId).json().get("returnHosts").toString())
+            .isEqualTo("[\"shop.example\",\"127.0.0.1:8090\",\"[::1]:8443\"]");
+    }
+
+    @Test
     void withQueuegateNotAnsweringNginxFailsOpenOrClosedAsEachLocationSays() throws Exception {
         long productId = ownProduct();
         Proxy nginx = this.edges.nginx("127.0.0.1:" + Stack.freePort(), waitingRoom(), productId, Stack.freePort());
