@@ -8,7 +8,7 @@
 #   ./run.sh train        build, make the JDK's AOT cache of each service for this build if it has none, then stop
 #                         (used with QG_AOT_CACHE=on)
 # Options: --no-build (skip the Maven build), --no-demo (skip creating demo queue 1), --edge (also start nginx on
-#          127.0.0.1:8090 in front of a tiny demo origin, protected by demo queue 1: ops/edge/edge.sh; needs nginx).
+#          127.0.0.1:8070 in front of a tiny demo origin, protected by demo queue 1: ops/edge/edge.sh; needs nginx).
 # Environment: ADMIN_TOKEN (default: generated once, kept in .local/admin-token),
 #              QUEUE_TOKEN_SECRET (default: generated once, kept in .local/token-secret; the services refuse a
 #              secret under 32 bytes or one written in the repository), ENTER_KEY (the key a shop's backend enters
@@ -214,7 +214,7 @@ create_demo() {
     body='{"maxActive":100,"admitPerSecond":10,"entryTtlSeconds":300,"open":true}'
     if [ "$EDGE" = 1 ]; then
         # the waiting page sends people back to the demo edge only
-        body='{"maxActive":100,"admitPerSecond":10,"entryTtlSeconds":300,"open":true,"returnHosts":["127.0.0.1:8090"]}'
+        body='{"maxActive":100,"admitPerSecond":10,"entryTtlSeconds":300,"open":true,"returnHosts":["127.0.0.1:8070"]}'
     fi
     for i in 1 2 3 4 5; do
         code="$(http_status -X PUT "http://127.0.0.1:8081/api/v1/queues/1" \
@@ -331,7 +331,7 @@ esac
 command -v curl >/dev/null 2>&1 || die "curl is needed (apt-get install -y curl)"
 if [ "$EDGE" = 1 ]; then
     command -v nginx >/dev/null 2>&1 || die "--edge needs nginx (apt-get install -y nginx)"
-    for port in 8090 8091; do
+    for port in 8070 8071; do
         if port_open "$port"; then
             die "port $port (the demo edge) is already in use"
         fi
@@ -405,12 +405,12 @@ if [ "$DEMO" = 1 ]; then
     create_demo
 fi
 if [ "$EDGE" = 1 ]; then
-    PORT=8090 ORIGIN_PORT=8091 PRODUCT=1 "$ROOT/ops/edge/edge.sh" nginx-start "$EDGE_DIR" >/dev/null
+    PORT=8070 ORIGIN_PORT=8071 PRODUCT=1 "$ROOT/ops/edge/edge.sh" nginx-start "$EDGE_DIR" >/dev/null
 fi
 print_banner
 if [ "$EDGE" = 1 ]; then
     cat <<EOF
-  protected site    http://127.0.0.1:8090/          (nginx in front of a demo origin, protected by queue 1: an
+  protected site    http://127.0.0.1:8070/          (nginx in front of a demo origin, protected by queue 1: an
                                                    empty line lets you straight in; once people wait, you wait
                                                    with them and come back; its configuration: .local/edge/)
 EOF

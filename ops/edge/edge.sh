@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Starts and stops the demo edge: nginx (with the demo origin) and HAProxy in front of Queuegate.
 #
-#   ops/edge/edge.sh nginx-start DIR     nginx on 127.0.0.1:$PORT (8090) protecting the demo origin (a static
-#                                        directory, ops/edge/origin, served by the same nginx on $ORIGIN_PORT, 8091)
+#   ops/edge/edge.sh nginx-start DIR     nginx on 127.0.0.1:$PORT (8070) protecting the demo origin (a static
+#                                        directory, ops/edge/origin, served by the same nginx on $ORIGIN_PORT, 8071)
 #   ops/edge/edge.sh nginx-stop DIR
-#   ops/edge/edge.sh haproxy-start DIR   HAProxy on 127.0.0.1:$PORT (8092) protecting the origin at $ORIGIN_PORT (the
+#   ops/edge/edge.sh haproxy-start DIR   HAProxy on 127.0.0.1:$PORT (8072) protecting the origin at $ORIGIN_PORT (the
 #                                        one nginx-start serves), verifying admissions offline with the keys of $JWKS
 #   ops/edge/edge.sh haproxy-stop DIR
 #
 # DIR holds the generated configuration, the pid file and the logs. Environment: QUEUEGATE (ingest-service's
 # host:port, 127.0.0.1:8080), WAITING_ROOM (the waiting page's origin as browsers reach it, http://$QUEUEGATE),
-# PRODUCT (1), ORIGIN_PORT (8091), PORT, FAIL (HAProxy's choice while Queuegate does not answer: closed or open;
+# PRODUCT (1), ORIGIN_PORT (8071), PORT, FAIL (HAProxy's choice while Queuegate does not answer: closed or open;
 # nginx has both, / fail-closed and /open/ fail-open), JWKS ($WAITING_ROOM/.well-known/jwks.json).
 set -euo pipefail
 
@@ -18,7 +18,7 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 QUEUEGATE="${QUEUEGATE:-127.0.0.1:8080}"
 WAITING_ROOM="${WAITING_ROOM:-http://$QUEUEGATE}"
 PRODUCT="${PRODUCT:-1}"
-ORIGIN_PORT="${ORIGIN_PORT:-8091}"
+ORIGIN_PORT="${ORIGIN_PORT:-8071}"
 FAIL="${FAIL:-closed}"
 JWKS="${JWKS:-$WAITING_ROOM/.well-known/jwks.json}"
 
@@ -37,7 +37,7 @@ fill() {
 DIR="$(mkdir -p "$2" && cd "$2" && pwd)"
 case "$1" in
     nginx-start)
-        PORT="${PORT:-8090}"
+        PORT="${PORT:-8070}"
         mkdir -p "$DIR/tmp"
         sed -e "s|server 127.0.0.1:8080;|server $QUEUEGATE;|" "$HERE/nginx/queuegate-http.conf" >"$DIR/queuegate-http.conf"
         cp "$HERE/nginx/queuegate-server.conf" "$HERE/nginx/queuegate-protect.conf" "$DIR/"
@@ -53,7 +53,7 @@ case "$1" in
         fi
         ;;
     haproxy-start)
-        PORT="${PORT:-8092}"
+        PORT="${PORT:-8072}"
         python3 "$HERE/haproxy/jwks-to-pem.py" "$JWKS" "$DIR" >/dev/null
         fill "$HERE/haproxy/queuegate.cfg.template" "$DIR/haproxy.cfg"
         haproxy -c -q -f "$DIR/haproxy.cfg"
