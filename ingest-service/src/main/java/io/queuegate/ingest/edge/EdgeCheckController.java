@@ -1,5 +1,7 @@
 package io.queuegate.ingest.edge;
 
+import java.util.List;
+
 import io.queuegate.web.ApiException;
 import io.queuegate.web.ProblemCodes;
 import io.queuegate.web.ProductIds;
@@ -22,7 +24,8 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The edge's two questions over HTTP: a proxy's check of a protected request ({@link EdgeCheck}), and the waiting
+ * The edge's two questions over HTTP (the check is answered on the front by {@link EdgeCheckRoute}; this controller
+ * describes it and answers what the front hands on): a proxy's check of a protected request ({@link EdgeCheck}), and the waiting
  * page's of the URL it is to send a person back to ({@link ReturnUrls}). Neither is counted by the limits per client
  * (a proxy asks for all its visitors from one address); the caps on connections and requests in flight hold.
  */
@@ -82,13 +85,18 @@ class EdgeCheckController {
     Mono<ResponseEntity<Void>> check(@PathVariable("productId") String productIdText, ServerHttpRequest request) {
         long productId = ProductIds.parse(productIdText);
         HttpHeaders headers = request.getHeaders();
-        String proto = headers.getFirst("X-Forwarded-Proto");
-        String forwardedHost = headers.getFirst("X-Forwarded-Host");
-        EdgeCheck.Asked asked = new EdgeCheck.Asked(productId, "https".equalsIgnoreCase(proto),
-                ReturnUrls.host(forwardedHost != null ? forwardedHost : headers.getFirst(HttpHeaders.HOST)),
-                ReturnUrls.Request.parse(headers.getFirst(ORIGINAL_URI)),
-                cookie(headers.get(HttpHeaders.COOKIE), EdgeCheck.cookieName(productId)));
-        return this.check.check(asked).map(EdgeCheckController::response);
+        return this.check.check(asked(productId, headers.getFirst("X-Forwarded-Proto"),
+                headers.getFirst("X-Forwarded-Host"), headers.getFirst(HttpHeaders.HOST),
+                headers.getFirst(ORIGINAL_URI), headers.get(HttpHeaders.COOKIE)))
+            .map(EdgeCheckController::response);
+    }
+
+    /** What the proxy asks, from its headers (the front's {@link EdgeCheckRoute} reads them the same way). */
+    static EdgeCheck.Asked asked(long productId, String proto, String forwardedHost, String host, String originalUri,
+            List<String> cookies) {
+        return new EdgeCheck.Asked(productId, "https".equalsIgnoreCase(proto),
+                ReturnUrls.host(forwardedHost != null ? forwardedHost : host), ReturnUrls.Request.parse(originalUri),
+                cookie(cookies, EdgeCheck.cookieName(productId)));
     }
 
     /**
@@ -96,7 +104,7 @@ class EdgeCheckController {
      * finds malformed: a forged or oversized admission must count as an admission that is not valid (the person goes
      * to the line, nothing is written), never as none (which could admit on the spot). Empty when present but empty.
      */
-    static String cookie(java.util.List<String> headers, String name) {
+    static String cookie(List<String> headers, String name) {
         if (headers == null) {
             return null;
         }

@@ -245,6 +245,19 @@ class EdgeCheckHttpTests extends IngestHttpTestSupport {
     }
 
     @Test
+    void aMalformedProductIsAProblemAndAQueueThatDoesNotExistSendsToItsPage() {
+        HttpResponse<String> malformed = get(this.port, "/api/v1/queues/abc/edge-check");
+        assertThat(malformed.statusCode()).isEqualTo(400);
+        assertThat(malformed.body()).contains("\"code\":\"invalid_request\"");
+
+        long none = newProduct();
+        HttpResponse<String> unknown = check(none, "/", null);
+        assertThat(header(unknown, "Queuegate-Action")).isEqualTo("wait");
+        assertThat(header(unknown, "Queuegate-Location")).isEqualTo("http://127.0.0.1:8080/queues/" + none);
+        assertThat(this.redis.hasKey(QueueKeys.of(none).entry())).isFalse();
+    }
+
+    @Test
     void twoEdgesAtOnceNeverAdmitPastMaxActive() throws Exception {
         long product = visitorQueue(5, 1000);
         ExecutorService edges = Executors.newFixedThreadPool(16);
