@@ -28,6 +28,9 @@ class PerClientLimitsTests {
         assertThat(PerClientLimits.kindOf("GET", "/api/v1/page-settings")).isNull();
         assertThat(PerClientLimits.kindOf("GET", "/livez")).isNull();
         assertThat(PerClientLimits.kindOf("POST", "/api/v1/queues/42")).isNull();
+        // a proxy asks the edge check for all its visitors from one address: never held to one client's allowance
+        assertThat(PerClientLimits.kindOf("GET", "/api/v1/queues/42/edge-check")).isNull();
+        assertThat(PerClientLimits.kindOf("GET", "/api/v1/queues/42/return-url")).isNull();
     }
 
     @Test
