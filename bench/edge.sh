@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What protecting a site at its edge costs. Needs the stack with the demo edge running (./run.sh --edge --detach;
-# for the in-app yardstick, with queuegate.ingest.noop-endpoint=true in BENCH_SERVICE_ENV or the service's settings)
+# for the in-app yardstick, with the no-op endpoint on: QUEUEGATE_INGEST_NOOPENDPOINT=true ./run.sh --edge --detach)
 # and demo queue 1 with nobody waiting, so that a first visit is admitted on the spot and hands out the cookie the
 # windows send. Then, in each round, back-to-back windows of wrk -t2 -c64:
 #   protected     the demo page through nginx with the valid cookie: auth_request asks ingest's edge check each time
@@ -63,7 +63,7 @@ for round in $(seq "$ROUNDS"); do
     noop=- noop_cpu=-
     [ "$NOOP" = 0 ] || read -r noop noop_cpu < <(window "$INGEST/bench/noop/1/entries/x")
     printf '%-6s %12s %12s %8s %12s %10s %12s %10s\n' "$round" "$protected" "$unprotected" \
-        "$(awk -v a="$protected" -v b="$unprotected" 'BEGIN {printf "%.2f", b > 0 ? a / b : 0}')" \
+        "$(awk -v a="$protected" -v b="$unprotected" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}')" \
         "$check" "$check_cpu" "$noop" "$noop_cpu"
 done
 log "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,6 +1,10 @@
 package io.queuegate.ingest.edge;
 
+import java.time.Duration;
 import java.util.Optional;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -33,6 +37,18 @@ class EdgeCheck {
 
     /** The proxy's cookie for a product: one per product, so that two protected products on one site never clash. */
     static final String COOKIE_PREFIX = "qg_admission_";
+
+    /**
+     * Admissions whose signature verified lately, by their text: a visitor's cookie comes back with each of their
+     * requests, and the ECDSA verification is most of a check's CPU (bench/edge.sh). A hit is the exact string that
+     * verified, still unexpired; the revoke is asked on every check all the same. About half a kilobyte each.
+     */
+    private static final int VERIFIED_KEPT = 20_000;
+
+    private final Cache<String, Admission> verified = Caffeine.newBuilder()
+        .maximumSize(VERIFIED_KEPT)
+        .expireAfterWrite(Duration.ofMinutes(10))
+        .build();
 
     private final EdgeQueues queues;
 
@@ -138,12 +154,23 @@ class EdgeCheck {
         if (admission == null || admission.isEmpty()) {
             return Mono.just(Optional.empty());
         }
-        Optional<Admission> verified = this.verifier.verify(admission, productId);
+        Optional<Admission> verified = verifiedAdmission(admission, productId);
         if (verified.isEmpty()) {
             return Mono.just(verified);
         }
         return this.revoked.isRevoked(productId, verified.get().userId())
             .map((revoked) -> revoked ? Optional.<Admission>empty() : verified);
+    }
+
+    private Optional<Admission> verifiedAdmission(String admission, long productId) {
+        Admission known = this.verified.getIfPresent(admission);
+        if (known != null) {
+            return known.productId() == productId && System.currentTimeMillis() < known.expiresAt()
+                    ? Optional.of(known) : Optional.empty();
+        }
+        Optional<Admission> checked = this.verifier.verify(admission, productId);
+        checked.ifPresent((genuine) -> this.verified.put(admission, genuine));
+        return checked;
     }
 
     private Optional<EdgeAnswer> admitOnTheSpot(Asked asked) {

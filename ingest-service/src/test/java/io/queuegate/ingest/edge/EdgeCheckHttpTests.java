@@ -215,6 +215,17 @@ class EdgeCheckHttpTests extends IngestHttpTestSupport {
     }
 
     @Test
+    void anAdmissionThatPassedStopsPassingWhenItExpires() {
+        long product = visitorQueue(5, 100);
+        String admission = admitted(product, "short-lived", System.currentTimeMillis() + 1_500);
+        assertThat(check(product, "/", admission).statusCode()).isEqualTo(204);
+        assertThat(check(product, "/", admission).statusCode()).isEqualTo(204);
+
+        await().atMost(Duration.ofSeconds(6)).pollInterval(Duration.ofMillis(100))
+            .until(() -> "wait".equals(header(check(product, "/", admission), "Queuegate-Action")));
+    }
+
+    @Test
     void aRevokeIsHonouredWithinASecond() {
         long product = visitorQueue(5, 100);
         String admission = admitted(product, "to-revoke", System.currentTimeMillis() + 60_000);
