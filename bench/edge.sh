@@ -4,11 +4,12 @@
 # and demo queue 1 with nobody waiting, so that a first visit is admitted on the spot and hands out the cookie the
 # windows send. Then, in each round, back-to-back windows of wrk -t2 -c64:
 #   protected     the demo page through nginx with the valid cookie: auth_request asks ingest's edge check each time
+#   cached        the same, with nginx keeping the check's "pass" for a second per cookie (/cached/)
 #   unprotected   the same page through the same nginx without the check (/unprotected/)
 #   check         the edge check itself, asked as nginx asks it (the cookie, X-Original-URI, X-Forwarded-Host)
 #   noop          ingest's no-op yardstick (GET /bench/noop/1/entries/x), when it answers
 # and the CPU ingest took per answer in each window (from /proc). Prints the windows and the ratios protected ÷
-# unprotected (target at least 0.8) and check ÷ noop. On a machine shared with other work the figures move with it:
+# unprotected and cached ÷ unprotected (target at least 0.8). On a machine shared with other work the figures move with it:
 # say so with them.
 #
 #   bench/edge.sh [--rounds=N] [--window=S]   (defaults: 3 rounds of 5 s)
@@ -51,19 +52,23 @@ window() {
 CHECK=("Cookie: $COOKIE" "X-Original-URI: /index.html" "X-Forwarded-Host: 127.0.0.1:8070")
 log "warming (one window of each, not counted)"
 window "$EDGE/index.html" "Cookie: $COOKIE" >/dev/null
+window "$EDGE/cached/index.html" "Cookie: $COOKIE" >/dev/null
 window "$EDGE/unprotected/index.html" >/dev/null
 window "$INGEST/api/v1/queues/1/edge-check" "${CHECK[@]}" >/dev/null
 [ "$NOOP" = 0 ] || window "$INGEST/bench/noop/1/entries/x" >/dev/null
 
-printf '%-6s %12s %12s %8s %12s %10s %12s %10s\n' round protected unprotected ratio "check/s" "µs/check" "noop/s" "µs/noop"
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}'; }
+printf '%-6s %10s %10s %12s %6s %6s %10s %9s %10s %9s\n' round protected cached unprotected ratio cached "check/s" \
+    "µs/check" "noop/s" "µs/noop"
 for round in $(seq "$ROUNDS"); do
     read -r protected _ < <(window "$EDGE/index.html" "Cookie: $COOKIE")
+    read -r cached _ < <(window "$EDGE/cached/index.html" "Cookie: $COOKIE")
     read -r unprotected _ < <(window "$EDGE/unprotected/index.html")
     read -r check check_cpu < <(window "$INGEST/api/v1/queues/1/edge-check" "${CHECK[@]}")
     noop=- noop_cpu=-
     [ "$NOOP" = 0 ] || read -r noop noop_cpu < <(window "$INGEST/bench/noop/1/entries/x")
-    printf '%-6s %12s %12s %8s %12s %10s %12s %10s\n' "$round" "$protected" "$unprotected" \
-        "$(awk -v a="$protected" -v b="$unprotected" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}')" \
-        "$check" "$check_cpu" "$noop" "$noop_cpu"
+    printf '%-6s %10s %10s %12s %6s %6s %10s %9s %10s %9s\n' "$round" "$protected" "$cached" "$unprotected" \
+        "$(ratio "$protected" "$unprotected")" "$(ratio "$cached" "$unprotected")" "$check" "$check_cpu" "$noop" \
+        "$noop_cpu"
 done
 log "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
