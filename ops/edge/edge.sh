@@ -57,7 +57,10 @@ case "$1" in
         python3 "$HERE/haproxy/jwks-to-pem.py" "$JWKS" "$DIR" >/dev/null
         fill "$HERE/haproxy/queuegate.cfg.template" "$DIR/haproxy.cfg"
         haproxy -c -q -f "$DIR/haproxy.cfg"
-        haproxy -D -f "$DIR/haproxy.cfg" -p "$DIR/haproxy.pid" 2>>"$DIR/haproxy.log"
+        # in the foreground of a background job, so that its log (stderr: one line per request, "fail-open" in those
+        # let through while Queuegate does not answer) goes to haproxy.log; daemonized, it would have no stderr
+        nohup haproxy -f "$DIR/haproxy.cfg" >>"$DIR/haproxy.log" 2>&1 &
+        echo "$!" >"$DIR/haproxy.pid"
         echo "haproxy: http://127.0.0.1:$PORT/ protects the origin at :$ORIGIN_PORT with product $PRODUCT ($FAIL while Queuegate does not answer)"
         ;;
     haproxy-stop)

@@ -237,5 +237,8 @@ class EdgeSystemTests extends StackTests {
         assertThat(get(closed.url("/index.html")).response().body()).contains("The waiting room is unavailable");
         await().atMost(Duration.ofSeconds(10)).until(() -> get(open.url("/index.html")).status() == 200);
         assertThat(get(open.url("/index.html")).response().body()).contains(SHOP_CONTENT);
+        // counted: each visitor let through unchecked is a log line marked so
+        await().atMost(Duration.ofSeconds(5)).until(() -> open.log("haproxy.log").contains("{fail-open}"));
+        assertThat(closed.log("haproxy.log")).doesNotContain("{fail-open}");
     }
 }
