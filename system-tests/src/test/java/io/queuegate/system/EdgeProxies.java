@@ -1,6 +1,7 @@
 package io.queuegate.system;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,9 +27,14 @@ final class EdgeProxies implements AutoCloseable {
             return "http://127.0.0.1:" + this.port + path;
         }
 
-        String log(String name) throws IOException {
+        String log(String name) {
             Path file = this.directory.resolve(name);
-            return Files.exists(file) ? Files.readString(file) : "";
+            try {
+                return Files.exists(file) ? Files.readString(file) : "";
+            }
+            catch (IOException ex) {
+                throw new UncheckedIOException(ex);
+            }
         }
     }
 
