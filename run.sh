@@ -20,7 +20,9 @@
 #              the master those Sentinels name instead, e.g. those of scripts/redis.sh sentinel-start, and no
 #              Redis is started here), KAFKA_BOOTSTRAP_SERVERS (a Kafka cluster's brokers, host:port comma-separated,
 #              e.g. 127.0.0.1:29092,127.0.0.1:29093,127.0.0.1:29094 of scripts/kafka.sh cluster-start: the services
-#              use it and no broker is started here).
+#              use it and no broker is started here), KAFKA_SECURITY=scram (the broker started here takes only
+#              clients signed in with SCRAM, each service as its own user allowed only what kafka/acls.txt grants it:
+#              scripts/kafka.sh; the passwords are made once and kept in .local/kafka-users/).
 set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
@@ -40,6 +42,7 @@ TOKEN_SECRET_FILE="$LOCAL_DIR/token-secret"
 ENTER_KEY_FILE="$LOCAL_DIR/enter-key"
 HEALTH_TIMEOUT="${HEALTH_TIMEOUT:-240}"
 EDGE_DIR="$LOCAL_DIR/edge"
+export KAFKA_SECURITY="${KAFKA_SECURITY:-none}"
 export REDIS_PORT="${REDIS_PORT:-6379}"
 
 usage() {
@@ -124,6 +127,9 @@ start_service() {
         QUEUEGATE_INGEST_PER_CLIENT_ENTERS_PER_MINUTE="${QUEUEGATE_INGEST_PER_CLIENT_ENTERS_PER_MINUTE:-6000}"
         QUEUEGATE_INGEST_PER_CLIENT_POLL_BURST="${QUEUEGATE_INGEST_PER_CLIENT_POLL_BURST:-4000}"
         QUEUEGATE_INGEST_PER_CLIENT_POLLS_PER_SECOND="${QUEUEGATE_INGEST_PER_CLIENT_POLLS_PER_SECOND:-2000}")
+    # on a broker with SCRAM, each service signs in as its own user (scripts/service.sh)
+    [ "$KAFKA_SECURITY" = scram ] && extra+=(KAFKA_SASL_USERNAME="$(kafka_user_of "$svc")"
+        KAFKA_SASL_PASSWORD="$(kafka_password "$(kafka_user_of "$svc")")")
     env SERVER_PORT="${PORT[$svc]}" \
         MANAGEMENT_SERVER_PORT="${MANAGEMENT_PORT[$svc]}" \
         "${extra[@]}" \
@@ -245,6 +251,17 @@ redis_in_use() {
     fi
 }
 
+kafka_in_use() {
+    if [ -n "${KAFKA_BOOTSTRAP_SERVERS:-}" ]; then
+        printf '%s' "$KAFKA_BOOTSTRAP_SERVERS"
+    elif [ "$KAFKA_SECURITY" = scram ]; then
+        printf '127.0.0.1:9092 (SCRAM: each service its own user, passwords in .local/kafka-users/; tools sign in\n'
+        printf '                    as the admin with --command-config .local/kafka/admin.properties)'
+    else
+        printf '127.0.0.1:9092'
+    fi
+}
+
 print_banner() {
     local token_note=" (tokens signed with the secret in ${TOKEN_SECRET_FILE#"$ROOT"/})"
     cat <<EOF
@@ -256,7 +273,7 @@ Queuegate is running$token_note
   admin (admission) http://127.0.0.1:8081   Swagger UI http://127.0.0.1:8081/swagger-ui.html
   booking           http://127.0.0.1:8082   Swagger UI http://127.0.0.1:8082/swagger-ui.html
   Actuator (health, metrics, Prometheus) on loopback: http://127.0.0.1:18080, :18081, :18082 /actuator
-  Kafka 127.0.0.1:9092, Redis $(redis_in_use), logs in .local/logs/
+  Kafka $(kafka_in_use), Redis $(redis_in_use), logs in .local/logs/
 
   ADMIN_TOKEN=$ADMIN_TOKEN
   ENTER_KEY=$ENTER_KEY   (a shop's backend enters its users with it, in queues of identity "trusted")
@@ -322,6 +339,10 @@ for arg in "$@"; do
 done
 
 mkdir -p "$PID_DIR" "$LOG_DIR"
+case "$KAFKA_SECURITY" in
+    none | scram) ;;
+    *) usage >&2; echo "[queuegate] ERROR: KAFKA_SECURITY is neither none nor scram: $KAFKA_SECURITY" >&2; exit 2 ;;
+esac
 
 case "$MODE" in
     stop) stop_all; log "stopped"; exit 0 ;;
@@ -382,6 +403,7 @@ trap 'exit 143' TERM
 
 sentinels_given || "$ROOT/scripts/redis.sh" ensure
 if [ -n "${KAFKA_BOOTSTRAP_SERVERS:-}" ]; then
+    [ "$KAFKA_SECURITY" = none ] || die "KAFKA_SECURITY=scram is for the broker started here; a cluster of your own takes each service's spring.kafka.properties.* (docs/OPERATIONS.md, \"Kafka users and ACLs\")"
     # scripts/service.sh passes it to every service; the cluster is the caller's to start and stop
     log "Kafka: the brokers of KAFKA_BOOTSTRAP_SERVERS ($KAFKA_BOOTSTRAP_SERVERS); no broker started here"
 else

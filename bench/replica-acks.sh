@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What `WAIT 1 <ms>` after the booking gate's consume step costs (docs/RELIABILITY.md, "A booking and the replica"):
-# calls per second of consume_entry.lua on one connection, alone and each followed by WAIT for one replica, against
+# calls per second of consume_admission.lua on one connection, alone and each followed by WAIT for one replica, against
 # a master and its replica of a Sentinel group of this script's own (scripts/redis.sh sentinel-start on the ports
 # below), on admitted users of a product of its own, stopped afterwards.
 #   bench/replica-acks.sh [CALLS]     CALLS per round (default 20000); three rounds of each, alternated
@@ -34,7 +34,7 @@ import redis
 
 calls, wait_ms = int(sys.argv[1]), int(sys.argv[2])
 core = "queuegate-core/src/main/resources/META-INF/scripts/"
-gate = "queuegate-gate-spring-boot-starter/src/main/resources/META-INF/scripts/consume_entry.lua"
+gate = "queuegate-gate-spring-boot-starter/src/main/resources/META-INF/scripts/consume_admission.lua"
 # as QueueScripts runs it: the shared prelude after the #!lua line
 prelude = "".join(open(core + f"lib/{name}.lua").read() for name in ("clock", "fair_start", "process"))
 text = open(gate).read()
@@ -44,7 +44,8 @@ script = text[:first] + prelude + text[first:]
 master = redis.Redis(port=int(os.environ["REDIS_SENTINEL_MASTER_PORT"]), decode_responses=True)
 sha = master.script_load(script)
 p = random.randint(10**9, 9 * 10**9)
-keys = [f"{name}:{{{p}}}" for name in ("entry", "stock", "bookings", "stats", "audit", "reservations", "gone")]
+keys = [f"{name}:{{{p}}}" for name in ("entry", "stock", "bookings", "stats", "audit", "reservations", "gone",
+                                          "reserved-at")]
 
 
 def round_of(with_wait):
@@ -81,7 +82,7 @@ for _ in range(3):
         results[with_wait].append(rate)
         waits += w
         short += s
-print(f"consume_entry.lua alone:          {' / '.join(f'{r:,.0f}' for r in results[False])} calls/s")
+print(f"consume_admission.lua alone:          {' / '.join(f'{r:,.0f}' for r in results[False])} calls/s")
 print(f"followed by WAIT 1 {wait_ms}:         {' / '.join(f'{r:,.0f}' for r in results[True])} calls/s")
 print(f"WAIT: p50 {pct(waits, 0.5):.2f} ms, p99 {pct(waits, 0.99):.2f} ms, max {pct(waits, 1):.2f} ms; "
       f"{short} of {len(waits)} without the replica's acknowledgement in time")

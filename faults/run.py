@@ -4,9 +4,9 @@
     faults/run.sh                      build the jars if missing, then run every scenario
     python3 faults/run.py [scenario..] run some scenarios; the stack is started and stopped here
 
-Scenarios, in running order: hostile-input, forgery, impersonation, consumer-crash, ingest-crash, admission-races,
-kafka-down, kafka-frozen, kafka-broker-loss, redis-frozen, redis-down, redis-loss, redis-last-writes, redis-failover,
-redis-failover-behind, overload, slow-clients.
+Scenarios, in running order: hostile-input, forgery, impersonation, consumer-crash, ingest-crash, booking-crash,
+admission-races, kafka-down, kafka-frozen, kafka-broker-loss, redis-frozen, redis-down, redis-loss, redis-last-writes,
+redis-failover, redis-failover-behind, overload, slow-clients, audit-backlog.
 
 Starts a private Redis (:6390), a private Kafka broker (:19092/19093) and the services as separate `java -jar`
 processes (the redis-failover scenarios a Redis master :6391, its replica :6392 and Sentinels :26391-26393 too;
@@ -38,6 +38,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import backlog  # noqa: E402
 import brokers  # noqa: E402
 import door  # noqa: E402
 import failover  # noqa: E402
@@ -403,6 +404,136 @@ def ingest_crash(stack, api):
     line_figure(sc, res)
 
 
+class Booker(threading.Thread):
+    """One buyer's client at the booking counter: books each of its users once, as a page would. A 503 or an unanswered
+    request (the service killed, not yet back) is tried again with the same token; so is a 403 that follows an
+    unanswered request, whose booking may be a reservation the crash stranded, until the deadline. Every answer is
+    kept."""
+
+    def __init__(self, api, p, tokens, deadline, pace):
+        super().__init__(daemon=True)
+        self.api, self.p, self.tokens, self.deadline, self.pace = api, p, tokens, deadline, pace
+        self.booked = {}    # user -> booking id of the 201
+        self.answers = collections.Counter()
+        self.gave_up = []   # users still refused at the deadline
+
+    def run(self):
+        for user, token in self.tokens:
+            unknown_until = None  # a 403 is tried again until then: the sweeper settles within about 12 s
+            while True:
+                r = self.api.book(self.p, token, timeout=10)
+                self.answers[r.status] += 1
+                if r.status == 201:
+                    self.booked[user] = (r.json() or {}).get("bookingId")
+                    break
+                if r.status == 0 and unknown_until is None:
+                    unknown_until = time.monotonic() + 25
+                stranded = r.status == 403 and unknown_until is not None and time.monotonic() < unknown_until
+                if time.monotonic() > self.deadline or (r.status not in (0, 503) and not stranded):
+                    self.gave_up.append((user, r.status))
+                    break
+                time.sleep(0.25)
+            time.sleep(self.pace)
+
+
+def settled_by_sweeper(worker):
+    """The worker's queuegate.reservations.settled counters, by outcome, from its Prometheus page."""
+    out = {}
+    r = S.client(worker.management).call("GET", "/actuator/prometheus", headers={"Accept": "text/plain"}, timeout=10)
+    for line in (r.body or "").splitlines():
+        if line.startswith("queuegate_reservations_settled_total{"):
+            outcome = line.split('outcome="', 1)[1].split('"', 1)[0]
+            out[outcome] = out.get(outcome, 0) + float(line.rsplit(" ", 1)[1])
+    return out
+
+
+def booking_crash(stack, api):
+    """kill -9 booking-service under a stream of bookings, restart it: every consumed token has its booking in the log
+    or is usable again, the stock is the initial stock less what the log sold, nobody is booked twice."""
+    sc = "booking-crash"
+    redis = redis_of(stack)
+    p = S.new_product()
+    k = keys(p)
+    n, threads = scaled(600, 120), 24
+    stock = n + 100  # never sold out: every buyer can book once the counter is back
+    api.configure(p, n, 1000, 600)
+    r = api.set_stock(p, stock, timeout=20)
+    R.check(sc, "stock set", r.status == 200, r)
+    es = run_entrants(api, p, n, 16, "bk", retry=True, deadline=time.monotonic() + 60)
+    for e in es:
+        e.start()
+    join(es, 90)
+    tokens = {u: t for e in es for u, t in e.accepted}
+    admitted = S.wait_for(lambda: int(redis("ZCARD", k["entry"]) or 0) >= n, 60, 0.2)
+    R.check(sc, f"all {n} users entered and admitted", len(tokens) == n and admitted,
+            f"{len(tokens)} entered, {redis('ZCARD', k['entry'])} admitted")
+    users = sorted(tokens)
+    # the sweeper waits the publish timeout and its margin (2 s + 10 s by default) before it settles a reservation
+    deadline = time.monotonic() + 60
+    bookers = [Booker(api, p, [(u, tokens[u]) for u in users[i::threads]], deadline, 0.02) for i in range(threads)]
+    for b in bookers:
+        b.start()
+    S.wait_for(lambda: sum(len(b.booked) for b in bookers) >= n * 0.3, 60, 0.01)
+    # kill while reservations are in flight: between the gate's reservation and the booking's publish
+    S.wait_for(lambda: int(redis("HLEN", k["reservations"]) or 0) > 0, 10, 0)
+    stack.booking.kill9()
+    t_kill = time.monotonic()
+    stranded = int(redis("HLEN", k["reservations"]) or 0)
+    booked_at_kill = sum(len(b.booked) for b in bookers)
+    stack.booking.start()
+    stack.booking.wait_healthy()
+    t_up = time.monotonic()
+    settled = S.wait_for(lambda: int(redis("HLEN", k["reservations"]) or 0) == 0, 40, 0.2)
+    t_settled = time.monotonic()
+    for b in bookers:
+        b.join(max(1, deadline - time.monotonic() + 15))
+    R.check(sc, "the kill stranded reservations (reserved, not yet published)", stranded > 0, stranded)
+    R.check(sc, "no reservation stranded: every one settled (confirmed or released) after the restart", settled,
+            f"{redis('HLEN', k['reservations'])} reservations left")
+    # the releases' RESTORED changes reach the audit topic through the relay
+    S.wait_for(lambda: int(redis("XLEN", k["audit"]) or 0) == 0, 30, 0.2)
+    bootstrap = f"127.0.0.1:{stack.kafka.port}"
+    undone = {e.get("bookingId") for e in brokers.log_events(bootstrap, brokers.AUDIT)
+              if e.get("productId") == p and e.get("type") == "RESTORED"}
+    in_log = [b for b in brokers.log_events(bootstrap, brokers.BOOKINGS) if b.get("productId") == p]
+    standing = [b for b in in_log if b["bookingId"] not in undone]
+    per_user = collections.Counter(b["userId"] for b in standing)
+    twice = [u for u, c in per_user.items() if c > 1]
+    R.check(sc, "nobody is booked twice (bookings in the log, less those a RESTORED change undid)", not twice,
+            f"{len(twice)} users, e.g. {twice[:3]}")
+    left = int(redis("GET", k["stock"]) or 0)
+    sold = sum(int(b.get("quantity", 1)) for b in standing)
+    R.check(sc, "stock = initial - units of the bookings in the log", left == stock - sold,
+            f"stock {left}, initial {stock}, {sold} units booked in the log")
+    gone = set(redis("SMEMBERS", k["gone"]) or [])
+    entry = set(redis("ZRANGE", k["entry"], 0, -1) or [])
+    consumed_unbooked = [u for u in gone if u not in per_user]
+    R.check(sc, "every consumed token has its booking in the log or is usable again", not consumed_unbooked,
+            f"{len(consumed_unbooked)} consumed without a booking in the log, e.g. {consumed_unbooked[:3]}")
+    lost = [u for u in users if u not in per_user and u not in entry]
+    R.check(sc, "every buyer is booked in the log or still holds a usable entry", not lost,
+            f"{len(lost)}, e.g. {lost[:3]}")
+    told = {u: bid for b in bookers for u, bid in b.booked.items()}
+    standing_ids = {b["bookingId"] for b in standing}
+    untrue = [u for u, bid in told.items() if bid not in standing_ids]
+    R.check(sc, "every 201 names a booking that stands in the log", not untrue, f"{len(untrue)}, e.g. {untrue[:3]}")
+    # a buyer whose answer the kill took may be booked without a 201: the log says so, and the retry reads 403
+    gave_up = [g for b in bookers for g in b.gave_up if g[0] not in per_user]
+    R.check(sc, "every buyer booked in the end (a 201, or the booking in the log), retrying the same token",
+            not gave_up and len(set(told) | set(per_user)) == n,
+            f"{len(set(told) | set(per_user))} of {n} booked; refused at the end: {gave_up[:5]}")
+    statuses = sum((b.answers for b in bookers), collections.Counter())
+    R.figure(sc, "bookings", f"{len(told):,} of {n:,} users; {booked_at_kill:,} before the kill")
+    R.figure(sc, "reservations in flight at the kill", stranded)
+    swept = settled_by_sweeper(stack.worker)
+    R.figure(sc, "settled by the sweeper", f"{swept.get('confirmed', 0):.0f} confirmed (in the log), "
+             f"{swept.get('released', 0):.0f} released; {len(in_log) - len(standing)} released bookings in the log "
+             f"all the same")
+    R.figure(sc, "answers", dict(sorted(statuses.items())))
+    R.figure(sc, "booking restart to healthy", f"{t_up - t_kill:.1f} s")
+    R.figure(sc, "nothing reserved unsettled", f"{t_settled - t_kill:.1f} s after the kill")
+
+
 SNAPSHOT = """
 local e = redis.call('ZCARD', KEYS[1])
 local w = redis.call('ZCARD', KEYS[2])
@@ -636,6 +767,13 @@ def kafka_broker_loss(stack, api):
 
 
 kafka_broker_loss.__doc__ = brokers.kafka_broker_loss.__doc__
+
+
+def audit_backlog(stack, api):
+    backlog.audit_backlog(stack, sys.modules[__name__])
+
+
+audit_backlog.__doc__ = backlog.audit_backlog.__doc__
 
 
 def redis_frozen(stack, api):
@@ -1264,9 +1402,9 @@ def slow_clients(stack, api):
         f"{k} n={len(v)} p50 {ms(S.pct(v, 0.5))} max {ms(max(v))}" for k, v in took.items() if v))
 
 
-SCENARIOS = [hostile_input, forgery, impersonation, consumer_crash, ingest_crash, admission_races, kafka_down,
-             kafka_frozen, kafka_broker_loss, redis_frozen, redis_down, redis_loss, redis_last_writes, redis_failover,
-             redis_failover_behind, overload, slow_clients]
+SCENARIOS = [hostile_input, forgery, impersonation, consumer_crash, ingest_crash, booking_crash, admission_races,
+             kafka_down, kafka_frozen, kafka_broker_loss, redis_frozen, redis_down, redis_loss, redis_last_writes,
+             redis_failover, redis_failover_behind, overload, slow_clients, audit_backlog]
 
 
 def leave_nothing_behind(stack, own, name):

@@ -8,7 +8,19 @@
 #                                     three are ready (a node that was killed is started again on its data)
 #   scripts/kafka.sh cluster-stop     stop the nodes this script started (SIGTERM to all three, then SIGKILL)
 #   scripts/kafka.sh cluster-status   tell which nodes answer (exit 3 unless all three do)
-# Environment: KAFKA_PORT (default 9092), KAFKA_CONTROLLER_PORT (default 9093),
+#   scripts/kafka.sh acl-check  try the ACLs of the broker started with KAFKA_SECURITY=scram: as each service's user,
+#                               writes to the topics other services own, a read and a consumer group it has no
+#                               business in; and a client without a sign-in, and one with a wrong password. Exits 1
+#                               unless every one is refused as it should be and no topic's end moved
+# Environment: KAFKA_SECURITY (default none: anyone who reaches the port may read and write every topic; scram: the
+#              single broker takes only clients signed in with SCRAM-SHA-512, as one user per service and an admin,
+#              each service's user allowed only what kafka/acls.txt grants; docs/OPERATIONS.md, "Kafka users and
+#              ACLs"). With scram the passwords are made once, 32 random bytes each, and kept in
+#              $QG_LOCAL_DIR/kafka-users/<user>.password (readable by you only), the credentials are written when the
+#              storage is formatted (.storage/local/kafka-scram/, apart from the open broker's), the ACLs granted at
+#              every start, and $QG_LOCAL_DIR/kafka/admin.properties signs Kafka's tools in as the admin
+#              (--command-config). The cluster of three is always open.
+#              KAFKA_PORT (default 9092), KAFKA_CONTROLLER_PORT (default 9093),
 #              KAFKA_HEAP_OPTS (default "-Xms512m -Xmx512m"), KAFKA_START_TIMEOUT (seconds, default 90).
 #              KAFKA_CLUSTER_PORT (default 29092): the cluster's brokers listen on it and the next two ports
 #              (29092-29094), their controllers on the three above (29095-29097);
@@ -30,13 +42,31 @@ KAFKA_CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-9093}"
 KAFKA_HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xms512m -Xmx512m}"
 KAFKA_START_TIMEOUT="${KAFKA_START_TIMEOUT:-90}"
 
+KAFKA_SECURITY="${KAFKA_SECURITY:-none}"
+case "$KAFKA_SECURITY" in
+    none | scram) ;;
+    *) refuse_argument "KAFKA_SECURITY is neither none nor scram: $KAFKA_SECURITY" ;;
+esac
+
 KAFKA_DIR="$LOCAL_DIR/kafka"
 LIBS="$KAFKA_LIBS"
-DATA="$STORAGE_DIR/kafka"
 PROPS="$KAFKA_DIR/server.properties"
 PID_FILE="$KAFKA_DIR/kafka.pid"
 LOG_FILE="$KAFKA_DIR/kafka.log"
+# what the broker of PID_FILE was started with: none or scram
+SECURITY_FILE="$KAFKA_DIR/security"
 MAIN_CLASS="kafka.Kafka"
+# The broker with SCRAM keeps its topics apart from the open one's: its metadata holds the users' credentials, and a
+# log written by anyone (the open broker's) is not one to restore from as if only the services had written it.
+if [ "$KAFKA_SECURITY" = scram ]; then
+    DATA="$STORAGE_DIR/kafka-scram"
+    TEMPLATE="$ROOT/kafka/server-scram.properties.template"
+else
+    DATA="$STORAGE_DIR/kafka"
+    TEMPLATE="$ROOT/kafka/server.properties.template"
+fi
+ADMIN_PROPS="$KAFKA_DIR/admin.properties"
+ACLS="$ROOT/kafka/acls.txt"
 
 read_pid() { if [ -f "$PID_FILE" ]; then tr -dc '0-9' <"$PID_FILE"; fi; }
 
@@ -58,21 +88,58 @@ resolve_libs() {
 }
 
 write_properties() {
+    local admin_password="" user
+    if [ "$KAFKA_SECURITY" = scram ] && [ -f "$DATA/meta.properties" ]; then
+        for user in "$KAFKA_ADMIN_USER" "${KAFKA_SERVICE_USERS[@]}"; do
+            [ -s "$KAFKA_USERS_DIR/$user.password" ] \
+                || die "${DATA#"$ROOT"/} was formatted with a password of $user that is gone from ${KAFKA_USERS_DIR#"$ROOT"/}; remove ${DATA#"$ROOT"/} to start afresh"
+        done
+    fi
     mkdir -p "$DATA"
-    sed -e "s|@LOG_DIRS@|$DATA|g" \
+    [ "$KAFKA_SECURITY" = scram ] && admin_password="$(kafka_password "$KAFKA_ADMIN_USER")"
+    # with scram it holds the admin's password: readable by its owner only
+    (umask 077 && rm -f "$PROPS" && sed -e "s|@LOG_DIRS@|$DATA|g" \
         -e "s|@KAFKA_PORT@|$KAFKA_PORT|g" \
         -e "s|@CONTROLLER_PORT@|$KAFKA_CONTROLLER_PORT|g" \
-        "$ROOT/kafka/server.properties.template" >"$PROPS"
+        -e "s|@ADMIN_USER@|$KAFKA_ADMIN_USER|g" \
+        -e "s|@ADMIN_PASSWORD@|$admin_password|g" \
+        "$TEMPLATE" >"$PROPS")
+    if [ "$KAFKA_SECURITY" = scram ]; then
+        (umask 077 && kafka_client_properties "$KAFKA_ADMIN_USER" >"$ADMIN_PROPS")
+    fi
+}
+
+# With scram: every user's SCRAM credential, made from the passwords in KAFKA_USERS_DIR (scripts/lib.sh), goes into the
+# metadata log as the storage is formatted, so no client is ever let in without one.
+scram_arguments() {
+    local user
+    [ "$KAFKA_SECURITY" = scram ] || return 0
+    for user in "$KAFKA_ADMIN_USER" "${KAFKA_SERVICE_USERS[@]}"; do
+        printf '%s\n' --add-scram "SCRAM-SHA-512=[name=$user,password=$(kafka_password "$user")]"
+    done
 }
 
 format_storage() {
     [ -f "$DATA/meta.properties" ] && return 0
-    local cluster_id
+    local cluster_id scram=()
     cluster_id="$(java -cp "$LIBS/*" kafka.tools.StorageTool random-uuid 2>/dev/null | tail -n 1)"
     [ -n "$cluster_id" ] || die "kafka.tools.StorageTool random-uuid printed nothing"
-    log "formatting Kafka storage in ${DATA#"$ROOT"/} (cluster id $cluster_id)"
-    kafka_tool kafka.tools.StorageTool format -t "$cluster_id" -c "$PROPS" >>"$KAFKA_DIR/format.log" 2>&1 \
+    mapfile -t scram < <(scram_arguments)
+    log "formatting Kafka storage in ${DATA#"$ROOT"/} (cluster id $cluster_id${scram[*]:+, SCRAM users $KAFKA_ADMIN_USER ${KAFKA_SERVICE_USERS[*]}})"
+    kafka_tool kafka.tools.StorageTool format -t "$cluster_id" -c "$PROPS" "${scram[@]}" \
+        >>"$KAFKA_DIR/format.log" 2>&1 \
         || { tail -n 30 "$KAFKA_DIR/format.log" >&2; die "formatting the Kafka storage failed"; }
+}
+
+# With scram: grants what kafka/acls.txt says, as the admin, at every start (granting again changes nothing), so that the
+# services find their rights before they start and an edit of the file takes effect at the next start.
+apply_acls() {
+    [ "$KAFKA_SECURITY" = scram ] || return 0
+    use_java25
+    kafka_tool "$ROOT/kafka/KafkaAcls.java" apply "127.0.0.1:$KAFKA_PORT" "$KAFKA_USERS_DIR" "$ACLS" \
+        >"$KAFKA_DIR/acls.log" 2>&1 \
+        || { tail -n 30 "$KAFKA_DIR/acls.log" >&2; die "granting the ACLs of ${ACLS#"$ROOT"/} failed"; }
+    log "$(tail -n 1 "$KAFKA_DIR/acls.log")"
 }
 
 wait_ready() {
@@ -92,17 +159,29 @@ wait_ready() {
     die "the Kafka broker did not become ready within ${KAFKA_START_TIMEOUT}s (log: ${LOG_FILE#"$ROOT"/})"
 }
 
+# The security the broker of PID_FILE was started with, when it runs.
+running_security() {
+    pid_matches "$(read_pid)" "$MAIN_CLASS" && [ -f "$SECURITY_FILE" ] && cat "$SECURITY_FILE"
+}
+
 cmd_start() {
+    local pid running
+    running="$(running_security || true)"
+    if [ -n "$running" ] && [ "$running" != "$KAFKA_SECURITY" ]; then
+        die "the broker started by scripts/kafka.sh runs with KAFKA_SECURITY=$running, not $KAFKA_SECURITY; stop it first (scripts/kafka.sh stop)"
+    fi
     if port_open "$KAFKA_PORT"; then
+        [ "$KAFKA_SECURITY" = none ] || [ -n "$running" ] \
+            || die "a Kafka broker not started by scripts/kafka.sh answers on 127.0.0.1:$KAFKA_PORT; KAFKA_SECURITY=$KAFKA_SECURITY needs this script's own"
         log "a Kafka broker already answers on 127.0.0.1:$KAFKA_PORT; not starting another"
         return 0
     fi
     mkdir -p "$KAFKA_DIR"
-    local pid
     pid="$(read_pid)"
     if pid_matches "$pid" "$MAIN_CLASS"; then
         log "Kafka broker (pid $pid) is starting; waiting for it"
         wait_ready "$pid"
+        apply_acls
         return 0
     fi
     rm -f "$PID_FILE"
@@ -110,7 +189,10 @@ cmd_start() {
     resolve_libs
     write_properties
     format_storage
-    log "starting Kafka broker on 127.0.0.1:$KAFKA_PORT (log: ${LOG_FILE#"$ROOT"/})"
+    echo "$KAFKA_SECURITY" >"$SECURITY_FILE"
+    local how=""
+    [ "$KAFKA_SECURITY" = scram ] && how=", clients signed in with SCRAM, ACLs of ${ACLS#"$ROOT"/}"
+    log "starting Kafka broker on 127.0.0.1:$KAFKA_PORT$how (log: ${LOG_FILE#"$ROOT"/})"
     # shellcheck disable=SC2086 # KAFKA_HEAP_OPTS holds several options
     nohup java --sun-misc-unsafe-memory-access=allow $KAFKA_HEAP_OPTS -XX:+UseG1GC \
         -Djava.awt.headless=true \
@@ -119,7 +201,21 @@ cmd_start() {
     pid=$!
     echo "$pid" >"$PID_FILE"
     wait_ready "$pid"
+    apply_acls
     log "Kafka broker ready on 127.0.0.1:$KAFKA_PORT (pid $pid)"
+}
+
+cmd_acl_check() {
+    [ "$(running_security || true)" = scram ] \
+        || die "no broker started by scripts/kafka.sh with KAFKA_SECURITY=scram runs on 127.0.0.1:$KAFKA_PORT"
+    use_java25
+    # the clients' own warnings about each refusal go to the log; the verdicts are printed
+    local status=0
+    kafka_tool "$ROOT/kafka/KafkaAcls.java" check "127.0.0.1:$KAFKA_PORT" "$KAFKA_USERS_DIR" \
+        "127.0.0.1:$KAFKA_CONTROLLER_PORT" \
+        >"$KAFKA_DIR/acl-check.log" 2>&1 || status=$?
+    grep -E '^(PASS|FAIL|kafka ACLs)' "$KAFKA_DIR/acl-check.log" || true
+    [ "$status" = 0 ] || { tail -n 20 "$KAFKA_DIR/acl-check.log" >&2; die "the ACL check failed (log: ${KAFKA_DIR#"$ROOT"/}/acl-check.log)"; }
 }
 
 cmd_stop() {
@@ -134,7 +230,7 @@ cmd_stop() {
     else
         log "Kafka broker (pid $pid) is not running"
     fi
-    rm -f "$PID_FILE"
+    rm -f "$PID_FILE" "$SECURITY_FILE"
 }
 
 cmd_status() {
@@ -142,7 +238,7 @@ cmd_status() {
     pid="$(read_pid)"
     if port_open "$KAFKA_PORT"; then
         if pid_matches "$pid" "$MAIN_CLASS"; then
-            echo "running: Kafka broker on 127.0.0.1:$KAFKA_PORT (pid $pid, started by scripts/kafka.sh)"
+            echo "running: Kafka broker on 127.0.0.1:$KAFKA_PORT (pid $pid, started by scripts/kafka.sh, KAFKA_SECURITY=$(cat "$SECURITY_FILE" 2>/dev/null || echo none))"
         else
             echo "running: a broker answers on 127.0.0.1:$KAFKA_PORT (not started by scripts/kafka.sh)"
         fi
@@ -318,5 +414,6 @@ case "${1:-}" in
     cluster-start) cmd_cluster_start ;;
     cluster-stop) cmd_cluster_stop ;;
     cluster-status) cmd_cluster_status ;;
-    *) echo "usage: $0 start|stop|status|cluster-start|cluster-stop|cluster-status" >&2; exit 2 ;;
+    acl-check) cmd_acl_check ;;
+    *) echo "usage: $0 start|stop|status|cluster-start|cluster-stop|cluster-status|acl-check" >&2; exit 2 ;;
 esac

@@ -17,6 +17,43 @@ KAFKA_LIBS="$ROOT/.local/kafka/libs"
 # shellcheck disable=SC2034
 STORAGE_DIR="${QG_STORAGE_DIR:-$ROOT/.storage/$(basename "$LOCAL_DIR" | sed 's/^\.//')}"
 
+# The Kafka users of a broker with SCRAM and ACLs (scripts/kafka.sh, KAFKA_SECURITY=scram): one per service, each
+# allowed what kafka/acls.txt grants it, and an admin for the tooling. Their passwords are made once and kept here.
+# shellcheck disable=SC2034
+KAFKA_USERS_DIR="$LOCAL_DIR/kafka-users"
+# shellcheck disable=SC2034
+KAFKA_ADMIN_USER=queuegate-admin
+# shellcheck disable=SC2034
+KAFKA_SERVICE_USERS=(queuegate-ingest queuegate-admission queuegate-booking)
+
+# The Kafka user of a service module.
+kafka_user_of() {
+    case "$1" in
+        ingest-service) printf 'queuegate-ingest' ;;
+        admission-worker) printf 'queuegate-admission' ;;
+        booking-service) printf 'queuegate-booking' ;;
+        *) die "kafka_user_of: no Kafka user for $1" ;;
+    esac
+}
+
+# A Kafka user's password: the one kept in KAFKA_USERS_DIR, else 32 random bytes made once and kept there (readable
+# by this user only).
+kafka_password() {
+    local file="$KAFKA_USERS_DIR/$1.password"
+    if [ ! -s "$file" ]; then
+        (umask 077 && mkdir -p "$KAFKA_USERS_DIR")
+        (umask 077 && od -An -N32 -tx1 /dev/urandom | tr -d ' \n' >"$file.tmp" && echo >>"$file.tmp" \
+            && mv "$file.tmp" "$file")
+    fi
+    tr -d '[:space:]' <"$file"
+}
+
+# A Kafka client's settings signing in as user $1 with SCRAM-SHA-512 (for Kafka's tools: --command-config and the like).
+kafka_client_properties() {
+    printf '%s\n' "security.protocol=SASL_PLAINTEXT" "sasl.mechanism=SCRAM-SHA-512" \
+        "sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username=\"$1\" password=\"$(kafka_password "$1")\";"
+}
+
 log()  { printf '[queuegate] %s\n' "$*"; }
 warn() { printf '[queuegate] WARNING: %s\n' "$*" >&2; }
 die()  { printf '[queuegate] ERROR: %s\n' "$*" >&2; exit 1; }

@@ -5,7 +5,9 @@
 # run.sh starts each service with it, and the fault runner (faults/stack.py) every service it starts and kills.
 # Environment: SERVER_PORT, MANAGEMENT_SERVER_PORT (both required), ADMIN_TOKEN (required), KAFKA_PORT (default
 #              9092: the one broker on 127.0.0.1), KAFKA_BOOTSTRAP_SERVERS (a cluster's brokers instead, host:port
-#              comma-separated, e.g. those of scripts/kafka.sh cluster-start), REDIS_PORT (default 6379),
+#              comma-separated, e.g. those of scripts/kafka.sh cluster-start), KAFKA_SASL_USERNAME and
+#              KAFKA_SASL_PASSWORD (both set: the service signs in to Kafka as that user with SCRAM-SHA-512, e.g. its
+#              own user on the broker of KAFKA_SECURITY=scram scripts/kafka.sh start), REDIS_PORT (default 6379),
 #              SPRING_DATA_REDIS_SENTINEL_MASTER and SPRING_DATA_REDIS_SENTINEL_NODES (both set: the service follows
 #              the master those Sentinels name, and REDIS_PORT is not used), QUEUE_TOKEN_SECRET (unset: the caller
 #              chooses a profile with a secret, e.g. SPRING_PROFILES_ACTIVE=dev), SERVICE_JAR (default
@@ -37,6 +39,14 @@ use_java25
 # A cluster is given as a list of its brokers: the clients find the cluster through any of them that answers, so a
 # service starts while one broker is down.
 export SPRING_KAFKA_BOOTSTRAP_SERVERS="${KAFKA_BOOTSTRAP_SERVERS:-127.0.0.1:${KAFKA_PORT:-9092}}"
+# Signed in to Kafka: Spring Boot gives spring.kafka.properties.* to every Kafka client of the service (producers,
+# consumers, the admin that creates the topics, the warm-up's and the health check's), so these three are all it takes.
+if [ -n "${KAFKA_SASL_USERNAME:-}" ]; then
+    : "${KAFKA_SASL_PASSWORD:?KAFKA_SASL_PASSWORD is required with KAFKA_SASL_USERNAME}"
+    export SPRING_KAFKA_PROPERTIES_SECURITY_PROTOCOL=SASL_PLAINTEXT SPRING_KAFKA_PROPERTIES_SASL_MECHANISM=SCRAM-SHA-512
+    export SPRING_KAFKA_PROPERTIES_SASL_JAAS_CONFIG="org.apache.kafka.common.security.scram.ScramLoginModule required username=\"$KAFKA_SASL_USERNAME\" password=\"$KAFKA_SASL_PASSWORD\";"
+    unset KAFKA_SASL_PASSWORD
+fi
 # With Sentinels given, Spring Boot connects through them and ignores the host and port below.
 export SPRING_DATA_REDIS_HOST=127.0.0.1
 export SPRING_DATA_REDIS_PORT="${REDIS_PORT:-6379}"

@@ -20,7 +20,7 @@ else
   changed = redis.call('SREM', KEYS[1], ARGV[2])
 end
 if changed == 1 then
-  redis.call('XADD', KEYS[2], 'MAXLEN', '~', 100000, '*', 'type', ARGV[1] == '1' and 'HELD' or 'RELEASED',
+  redis.call('XADD', KEYS[2], '*', 'type', ARGV[1] == '1' and 'HELD' or 'RELEASED',
     'at', time_ms(), 'users', ARGV[2])
 end
 return changed

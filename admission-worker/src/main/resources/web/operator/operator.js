@@ -208,6 +208,14 @@
     c.product.textContent = String(queue.productId);
     c.state.textContent = queue.deletedAt ? 'deleting' : queue.open ? 'open' : 'closed';
     c.state.className = queue.open ? 'open' : 'closed';
+    // the admission step holds while the audit trail waits for Kafka: the line waits, and the operator should know why
+    if (queue.admissionHold === 'audit_backlog') {
+      c.state.textContent += ', held: audit backlog';
+      c.state.title = (queue.auditBacklog || 0).toLocaleString() + ' audit changes wait for Kafka; '
+          + 'nobody is admitted until the relay catches up';
+    } else {
+      c.state.removeAttribute('title');
+    }
     c.identity.textContent = queue.identity || 'visitor';
     c.waiting.textContent = queue.waiting.toLocaleString();
     c.active.textContent = queue.active.toLocaleString();

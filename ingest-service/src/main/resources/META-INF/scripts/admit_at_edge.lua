@@ -5,10 +5,12 @@
 -- KEYS[1] queue:{p}   KEYS[2] waiting:{p}   KEYS[3] entry:{p}   KEYS[4] stats:{p}   KEYS[5] audit:{p}
 -- KEYS[6] stock:{p}
 -- ARGV[1] the new visitor's user id   ARGV[2] now in epoch ms, or 0 to read Redis TIME
+-- ARGV[3] the most unrelayed changes audit:{p} may hold: at that many nobody is admitted here, as admit_batch.lua
+--         holds (Kafka or the audit relay away), so that no admission goes unaudited
 -- Returns {1, expiresAt} when admitted; {0, reason} when not: 'UNKNOWN' (no queue), 'CLOSED' (closed or deleted),
 -- 'NOT_OFFERED' (identity other than visitor, or proof of work asked: such a queue wants everyone through its door),
 -- 'NOT_YET' (before opensAt, or its early entrants are still being placed), 'RESTORING', 'SOLD_OUT', 'LINE' (people
--- wait), 'FULL' (maxActive reached) or 'RATE' (the bucket is empty).
+-- wait), 'FULL' (maxActive reached), 'RATE' (the bucket is empty) or 'AUDIT_BACKLOG' (ARGV[3] reached).
 --
 -- Atomic, so edges and admission workers may call at once: an admission here and one by admit_batch.lua read and
 -- write the same entry set and the same rate bucket in one step each, so active never exceeds maxActive and the two
@@ -35,6 +37,9 @@ end
 local run = redis.call('HGET', KEYS[4], 'run')
 if run and run ~= run_id() then
   return {0, 'RESTORING'}
+end
+if redis.call('XLEN', KEYS[5]) >= tonumber(ARGV[3]) then
+  return {0, 'AUDIT_BACKLOG'}
 end
 local stock = tonumber(redis.call('GET', KEYS[6]))
 if stock and stock <= 0 then
@@ -64,6 +69,6 @@ redis.call('ZADD', KEYS[3], string.format('%d', expiresAt), ARGV[1])
 redis.call('HSET', KEYS[4], 'bucket', tostring(tokens - 1), 'bucketAt', last)
 redis.call('HINCRBY', KEYS[4], 'admittedTotal', 1)
 redis.call('HINCRBY', KEYS[4], 'edgeAdmittedTotal', 1)
-redis.call('XADD', KEYS[5], 'MAXLEN', '~', 100000, '*', 'type', 'ADMITTED', 'at', now, 'expiresAt', expiresAt,
+redis.call('XADD', KEYS[5], '*', 'type', 'ADMITTED', 'at', now, 'expiresAt', expiresAt,
   'users', ARGV[1], 'via', 'edge')
 return {1, expiresAt}

@@ -9,11 +9,12 @@
 --         (bounds the work of one call), and the most early entrants it re-places at the opening
 -- ARGV[3] a fresh random seed, used only by the step that opens the sale (and then published)
 -- ARGV[4] with KEYS[10]: the calling worker's id   ARGV[5] with KEYS[10]: the lease time in ms
--- Returns {admitted, expired, active, waiting, abandoned}, {-1} when the queue has no settings, or {-2} when KEYS[10]
--- is given and another worker holds it (nothing was changed). A deleted queue (queue:{p} deletedAt) admits nobody:
--- each step tells up to ARGV[2] of its waiting users EXPIRED, its entries run out, and once nobody is left and the
--- audit is relayed, DELETE_GRACE_MS after the deletion, the step answers a sixth element, 1: the caller removes the
--- queue's keys (QueueStore.remove).
+-- ARGV[6] the most unrelayed changes audit:{p} may hold before the step holds (below); without it, no bound
+-- Returns {admitted, expired, active, waiting, abandoned, drained, held}, {-1} when the queue has no settings, or
+-- {-2} when KEYS[10] is given and another worker holds it (nothing was changed). A deleted queue (queue:{p}
+-- deletedAt) admits nobody: each step tells up to ARGV[2] of its waiting users EXPIRED, its entries run out, and once
+-- nobody is left and the audit is relayed, DELETE_GRACE_MS after the deletion, the step answers drained 1: the caller
+-- removes the queue's keys (QueueStore.remove). held is 1 when the step held for the audit backlog (nothing changed).
 -- Users the operator holds (held:{p}) keep their place and are passed over: the step admits the first users of the
 -- line who are not held.
 --
@@ -49,6 +50,15 @@ if KEYS[10] then
     redis.call('SET', KEYS[10], ARGV[4], 'PX', ARGV[5])
   end
 end
+-- audit:{p} is the outbox of every change of the line: the webhooks and the restore after a Redis loss read it from
+-- Kafka, so nothing trims it but the relay, and only what Kafka acknowledged. While the relay cannot publish (Kafka or
+-- the relay away) it grows; once it holds ARGV[6] changes the step holds instead of writing more: nothing is
+-- admitted, expired or taken out, the line waits, and the step admits again once the relay has caught up. Checked in
+-- the step, so any number of workers stop at the bound (each step adds at most four changes). XLEN is O(1).
+local auditLimit = tonumber(ARGV[6])
+if auditLimit and redis.call('XLEN', KEYS[5]) >= auditLimit then
+  return {0, 0, redis.call('ZCARD', KEYS[2]), redis.call('ZCARD', KEYS[1]), 0, 0, 1}
+end
 local maxActive = tonumber(settings[1])
 local rate = tonumber(settings[2])
 local ttlMs = tonumber(settings[3]) * 1000
@@ -69,7 +79,7 @@ if expired > 0 then
   for first = 1, #users, 1000 do
     redis.call('SADD', KEYS[6], unpack(users, first, math.min(first + 999, #users)))
   end
-  redis.call('XADD', KEYS[5], 'MAXLEN', '~', 100000, '*', 'type', 'EXPIRED', 'at', now,
+  redis.call('XADD', KEYS[5], '*', 'type', 'EXPIRED', 'at', now,
     'users', table.concat(users, ','))
   redis.call('HINCRBY', KEYS[4], 'expiredTotal', expired)
 end
@@ -87,7 +97,7 @@ if deletedAt then
       redis.call('ZREM', KEYS[1], unpack(users, first, last))
       redis.call('SADD', KEYS[6], unpack(users, first, last))
     end
-    redis.call('XADD', KEYS[5], 'MAXLEN', '~', 100000, '*', 'type', 'EXPIRED', 'at', now,
+    redis.call('XADD', KEYS[5], '*', 'type', 'EXPIRED', 'at', now,
       'users', table.concat(users, ','))
     redis.call('HINCRBY', KEYS[4], 'expiredTotal', #users)
   end
@@ -95,7 +105,7 @@ if deletedAt then
   local waiting = redis.call('ZCARD', KEYS[1])
   local drained = active == 0 and waiting == 0 and redis.call('XLEN', KEYS[5]) == 0
     and now >= deletedAt + DELETE_GRACE_MS
-  return {0, expired + #users, active, waiting, 0, drained and 1 or 0}
+  return {0, expired + #users, active, waiting, 0, drained and 1 or 0, 0}
 end
 
 -- Abandoned places: users not seen for abandonAfterSeconds are the lowest scores of seen:{p}, so one range by score
@@ -122,7 +132,7 @@ if abandonMs > 0 then
       redis.call('ZREM', KEYS[1], unpack(users, first, last))
       redis.call('SADD', KEYS[6], unpack(users, first, last))
     end
-    redis.call('XADD', KEYS[5], 'MAXLEN', '~', 100000, '*', 'type', 'ABANDONED', 'at', now,
+    redis.call('XADD', KEYS[5], '*', 'type', 'ABANDONED', 'at', now,
       'users', table.concat(users, ','))
     redis.call('HINCRBY', KEYS[4], 'abandonedTotal', abandoned)
   end
@@ -158,7 +168,7 @@ if opensAt > 0 and opened then
       for first = 1, #args, 2000 do
         redis.call('ZADD', KEYS[1], 'XX', unpack(args, first, math.min(first + 1999, #args)))
       end
-      redis.call('XADD', KEYS[5], 'MAXLEN', '~', 100000, '*', 'type', 'SHUFFLED', 'at', now, 'seed', seed,
+      redis.call('XADD', KEYS[5], '*', 'type', 'SHUFFLED', 'at', now, 'seed', seed,
         'users', table.concat(early, ','))
     end
     if #early < bound then
@@ -231,7 +241,7 @@ if admitted > 0 then
   end
   tokens = tokens - admitted
   redis.call('HINCRBY', KEYS[4], 'admittedTotal', admitted)
-  redis.call('XADD', KEYS[5], 'MAXLEN', '~', 100000, '*', 'type', 'ADMITTED', 'at', now,
+  redis.call('XADD', KEYS[5], '*', 'type', 'ADMITTED', 'at', now,
     'expiresAt', expiresAt, 'users', table.concat(head, ','))
 end
 redis.call('HSET', KEYS[4], 'bucket', tostring(tokens), 'bucketAt', last)
@@ -278,4 +288,4 @@ if admitting and waiting > admitted then
 else
   redis.call('HDEL', KEYS[4], 'paceAt')
 end
-return {admitted, expired, active + admitted, waiting - admitted, abandoned}
+return {admitted, expired, active + admitted, waiting - admitted, abandoned, 0, 0}

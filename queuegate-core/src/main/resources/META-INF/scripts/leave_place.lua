@@ -17,7 +17,7 @@ redis.call('SADD', KEYS[3], user)
 if removed > 0 then
   redis.call('HINCRBY', KEYS[4], ARGV[3] == 'REVOKED' and 'revokedTotal' or 'leftTotal', 1)
   local now = now_ms(tonumber(ARGV[2]))
-  redis.call('XADD', KEYS[5], 'MAXLEN', '~', 100000, '*', 'type', ARGV[3] or 'LEFT', 'at', now, 'users', user)
+  redis.call('XADD', KEYS[5], '*', 'type', ARGV[3] or 'LEFT', 'at', now, 'users', user)
   if admittedUntil then
     -- bounded by the entries: past expiries go at each revoke
     redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', now)

@@ -23,6 +23,12 @@ import org.springframework.validation.annotation.Validated;
  * @param auditTopic the topic the audit trail is relayed to
  * @param auditInterval pause between two relay rounds over every queue's audit stream
  * @param auditBatch the most audit entries relayed per product and round
+ * @param auditBacklogLimit the most changes a product's audit stream ({@code audit:{p}}) may hold that Kafka has not
+ *     acknowledged yet: at that many, its admission step holds (nobody admitted, expired or taken out; the line waits)
+ *     until the relay has caught up, since the stream is trimmed only by the relay and a change dropped unrelayed
+ *     would lose a webhook, or let a restore after a Redis loss book again a booking that was undone. About 100 bytes
+ *     of Redis per change, plus its user ids; at the default rate of relaying (a thousand per product every half
+ *     second), 100,000 are relayed in under a minute once Kafka is back
  * @param deadLetterTopic where enter records the writer will not apply (unreadable, or with forged tokens) are set
  *     aside, untouched, with the reason in their headers
  * @param saleTopic the compacted topic each queue's settings are published to before they are acknowledged; read,
@@ -50,6 +56,7 @@ public record AdmissionProperties(
         @DefaultValue("queuegate.audit") @Pattern(regexp = Topics.LEGAL_NAME) String auditTopic,
         @DefaultValue("500ms") @NotNull Duration auditInterval,
         @DefaultValue("1000") @Min(1) @Max(100_000) int auditBatch,
+        @DefaultValue("100000") @Min(1) long auditBacklogLimit,
         @DefaultValue("queuegate.entries.DLT") @Pattern(regexp = Topics.LEGAL_NAME) String deadLetterTopic,
         @DefaultValue("queuegate.sale") @Pattern(regexp = Topics.LEGAL_NAME) String saleTopic,
         @DefaultValue("queuegate.bookings") @Pattern(regexp = Topics.LEGAL_NAME) String bookingsTopic,

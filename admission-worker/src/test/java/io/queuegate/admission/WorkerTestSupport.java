@@ -37,13 +37,19 @@ import static org.assertj.core.api.Assertions.assertThat;
         // WarmUpTests warms up; the others start at once
         "queuegate.admission.warm-up.duration=0",
         // small chunks, so that every batch is sent as many pipelined chunks
-        "queuegate.admission.append-chunk=100" })
+        "queuegate.admission.append-chunk=100",
+        // the sweeper walks every registered queue of the shared Redis, other runs' too; its tests call it themselves
+        "queuegate.admission.reservations.enabled=false",
+        // the gate is on the test classpath only to make reservations the way a booking counter does
+        "spring.autoconfigure.exclude=io.queuegate.gate.GateAutoConfiguration" })
 @ContextConfiguration(initializers = WithoutAuditRelay.class)
 @Import(LosingLine.Configuration.class)
-@EmbeddedKafka(partitions = 12, topics = WorkerTestSupport.ENTRIES_TOPIC)
+@EmbeddedKafka(partitions = 12, topics = { WorkerTestSupport.ENTRIES_TOPIC, WorkerTestSupport.BOOKINGS_TOPIC })
 abstract class WorkerTestSupport extends ServiceTestSupport {
 
     static final String ENTRIES_TOPIC = "queuegate.entries";
+
+    static final String BOOKINGS_TOPIC = "queuegate.bookings";
 
     @Autowired
     ConfigurableApplicationContext context;

@@ -15,7 +15,9 @@ import org.springframework.validation.annotation.Validated;
 /**
  * @param topic the topic booking events go to
  * @param partitions partitions of that topic when the service creates it
- * @param publishTimeout the longest a booking waits for Kafka before it is undone and answered 503
+ * @param publishTimeout the longest a booking waits for Kafka before it is undone and answered 503, and the longest
+ *     its reservation may take before the publish begins; the admission workers settle a reservation left unconfirmed
+ *     this long and a margin after it was made, so keep {@code queuegate.admission.reservations.publish-timeout} equal
  * @param maxBodyBytes the largest request body accepted
  * @param saleTopic the compacted topic each stock setting is published to before it is acknowledged
  * @param retention how long the bookings topic keeps its records when the service creates it; a Redis that loses

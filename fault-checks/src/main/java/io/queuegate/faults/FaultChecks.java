@@ -59,6 +59,7 @@ public final class FaultChecks {
         names.put("stock", product.stock());
         names.put("bookings", product.bookings());
         names.put("reservations", product.reservations());
+        names.put("reservedAt", product.reservedAt());
         names.put("audit", product.audit());
         names.put("auditLease", product.auditLease());
         names.put("admissionLease", product.admissionLease());

@@ -2,13 +2,15 @@ package io.queuegate.ingest;
 
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationPredicate;
+import io.queuegate.ingest.front.DoorRoute;
+import io.queuegate.ingest.front.RoutedRequest;
 
-import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.observation.ServerRequestObservationContext;
 
 /**
  * Leaves the two paths a burst hits, enter ({@code POST /api/v1/queues/{p}/entries}) and poll
- * ({@code GET /api/v1/queues/{p}/entries/{token}}), out of Spring's per-request HTTP observation: no
+ * ({@code GET /api/v1/queues/{p}/entries/{token}}), as the front decided it ({@link DoorRoute}), out of Spring's
+ * per-request HTTP observation: no
  * {@code http.server.requests} timer sample and no server span per request. Every other request is observed as
  * usual.
  *
@@ -24,12 +26,7 @@ public final class BurstPathObservations implements ObservationPredicate {
         if (!(context instanceof ServerRequestObservationContext server)) {
             return true;
         }
-        ServerHttpRequest request = server.getCarrier();
-        return !isBurstPath(request.getMethod().name(), request.getPath().value());
-    }
-
-    /** Whether the request is an enter or a poll: decided from the raw path, before any handler is mapped. */
-    static boolean isBurstPath(String method, String path) {
-        return EntriesPaths.isEnter(method, path) || EntriesPaths.isPoll(method, path);
+        DoorRoute route = RoutedRequest.routeOf(server.getCarrier());
+        return route == null || !route.kind().burst();
     }
 }

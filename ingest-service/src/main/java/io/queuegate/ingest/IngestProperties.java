@@ -22,7 +22,10 @@ import org.springframework.validation.annotation.Validated;
  *        when Kafka cannot take writes (a broker frozen, or fewer in-sync replicas than {@code min.insync.replicas})
  * @param retryAfter what a 503 or 429 tells the client to wait
  * @param maxInFlight enters waiting for Kafka at once; beyond it ingest sheds load with 503 at once
- * @param queueCacheTtl how long a queue's open/closed state is served from memory before it is re-read
+ * @param queueCacheTtl how often every queue ingest knows is read again in the background: the longest a change of its
+ *        settings (a close, a deletion) goes unseen when its announcement on the queue changes channel was lost (a
+ *        reconnection, a failover); an announced change is read at once. Also how long a product without a queue is
+ *        remembered as such before its next enter reads it again
  * @param maxBodyBytes the largest request body accepted
  * @param maxEntriesPerRecord the most enters one Kafka record of a group commit carries (about 150 bytes each;
  *        the broker's default message limit is 1 MB)
@@ -45,6 +48,9 @@ import org.springframework.validation.annotation.Validated;
  *        ({@code Authorization: Bearer <key>}); several, so that a key is rotated without a moment when neither
  *        works. Empty by default: no trusted enter is taken. Each is held to the secrets' policy and must not be the
  *        admin token
+ * @param maxPassLifetime the furthest a pass's {@code exp} may be from the moment it is shown: a pass valid for longer
+ *        is refused (403 {@code pass_invalid}), so that a pass that leaked, or one a shop signed for too long, stops
+ *        working within this time. A shop signs its passes for less (minutes to hours, before a sale)
  */
 @Validated
 @ConfigurationProperties("queuegate.ingest")
@@ -63,5 +69,12 @@ public record IngestProperties(
         @DefaultValue("0ms") @NotNull Duration roundGather,
         @DefaultValue("64") @Min(1) int roundGatherBelow,
         @DefaultValue @NotNull List<String> trustedProxies,
-        @DefaultValue @NotNull List<String> enterKeys) {
+        @DefaultValue @NotNull List<String> enterKeys,
+        @DefaultValue("1d") @NotNull Duration maxPassLifetime) {
+
+    public IngestProperties {
+        if (maxPassLifetime != null && (maxPassLifetime.isNegative() || maxPassLifetime.isZero())) {
+            throw new IllegalArgumentException("queuegate.ingest.max-pass-lifetime must be positive");
+        }
+    }
 }

@@ -27,9 +27,10 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * Gives a Spring Boot service an {@link EntryGate}, a {@link StockLedger} and a {@link BookingLookup} once it has
+ * Gives a Spring Boot service an {@link AdmissionGate}, a {@link StockLedger} and a {@link BookingLookup} once it has
  * Redis: add the starter, set {@code queuegate.token.secret} to the queue's secret, or {@code queuegate.gate.jwks-uri}
- * to the queue's published keys (then only admissions are taken, and no secret is needed), and call
+ * to the queue's published keys (then only admissions are taken, and no secret is needed; their issuer must be the
+ * deployment's {@code queuegate.token.issuer}, set here alike), and call
  * {@code gate.reserve(...)} where a booking starts.
  */
 @AutoConfiguration(afterName = {
@@ -64,11 +65,12 @@ public class GateAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    EntryGate entryGate(StringRedisTemplate redis, ObjectProvider<TokenCodec> tokens, ObjectProvider<JsonMapper> json,
-            GateProperties properties, ObjectProvider<MeterRegistry> metrics, Keyspace keyspace) {
+    AdmissionGate entryGate(StringRedisTemplate redis, ObjectProvider<TokenCodec> tokens, ObjectProvider<JsonMapper> json,
+            GateProperties properties, TokenProperties tokenProperties, ObjectProvider<MeterRegistry> metrics,
+            Keyspace keyspace) {
         AdmissionVerifier admissions = properties.jwksUri() == null || properties.jwksUri().isBlank() ? null
-                : AdmissionVerifier.fromJwksUri(properties.jwksUri());
-        return new EntryGate(redis, tokens.getIfAvailable(), json.getIfAvailable(JsonMapper::shared), properties,
+                : AdmissionVerifier.fromJwksUri(properties.jwksUri(), tokenProperties.issuer());
+        return new AdmissionGate(redis, tokens.getIfAvailable(), json.getIfAvailable(JsonMapper::shared), properties,
                 new ScriptTimer(metrics.getIfAvailable(() -> Metrics.globalRegistry)), keyspace, admissions);
     }
 

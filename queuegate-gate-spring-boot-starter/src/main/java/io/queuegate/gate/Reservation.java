@@ -2,7 +2,7 @@ package io.queuegate.gate;
 
 /**
  * Stock held for an admitted user whose token the gate consumed. Confirm it by making the booking durable;
- * if that fails, hand it to {@link EntryGate#release(Reservation)}.
+ * if that fails, hand it to {@link AdmissionGate#release(Reservation)}.
  *
  * @param bookingId the booking's id, unique across products
  * @param productId the product booked

@@ -9,7 +9,9 @@ import org.springframework.dao.DataAccessException;
 
 /**
  * Undoes, once Redis answers, a reservation whose outcome a failed call left unknown. A timeout does not mean the
- * script did not run: Redis may run it once it answers again, after the caller was told to retry.
+ * script did not run: Redis may run it once it answers again, after the caller was told to retry. The chase lives in
+ * this process only; should it die first, the admission worker's sweeper releases the reservation once it is older
+ * than the publish timeout and a margin, its booking being nowhere in the bookings topic.
  */
 class ReservationUndo {
 
@@ -53,8 +55,8 @@ class ReservationUndo {
                     pauseMs = Math.min(1_000, pauseMs * 2);
                 }
             }
-            log.error("reservation {} of product {} may stand unconfirmed: Redis did not answer for {}", bookingId,
-                    productId, PATIENCE);
+            log.error("reservation {} of product {} may stand unconfirmed: Redis did not answer for {}; the admission "
+                    + "worker's sweeper releases it", bookingId, productId, PATIENCE);
         });
     }
 }

@@ -39,7 +39,7 @@ class GateAutoConfigurationTests {
             .withPropertyValues("queuegate.token.secret=" + SECRET)
             .run((context) -> {
                 assertThat(context).hasNotFailed();
-                assertThat(context).hasSingleBean(EntryGate.class);
+                assertThat(context).hasSingleBean(AdmissionGate.class);
                 assertThat(context).hasSingleBean(StockLedger.class);
                 assertThat(context).hasSingleBean(BookingLookup.class);
                 assertThat(context).hasSingleBean(TokenCodec.class);
@@ -61,11 +61,11 @@ class GateAutoConfigurationTests {
             .withPropertyValues("queuegate.gate.jwks-uri=http://127.0.0.1:9/.well-known/jwks.json")
             .run((context) -> {
                 assertThat(context).hasNotFailed();
-                assertThat(context).hasSingleBean(EntryGate.class);
+                assertThat(context).hasSingleBean(AdmissionGate.class);
                 assertThat(context).doesNotHaveBean(TokenCodec.class);
                 // a bare token cannot be checked without the secret: refused before Redis is asked
                 String token = new TokenCodec(SECRET).issue(7, "u-1").value();
-                assertThatThrownBy(() -> context.getBean(EntryGate.class).reserve(7, token, 1))
+                assertThatThrownBy(() -> context.getBean(AdmissionGate.class).reserve(7, token, 1))
                     .isInstanceOf(GateRejectedException.class);
             });
         // neither: the secret is still required
@@ -78,7 +78,7 @@ class GateAutoConfigurationTests {
             .withPropertyValues("queuegate.token.secret=" + SECRET)
             .run((context) -> {
                 assertThat(context).hasNotFailed();
-                assertThat(context).hasSingleBean(EntryGate.class);
+                assertThat(context).hasSingleBean(AdmissionGate.class);
                 assertThat(context).hasSingleBean(TokenCodec.class);
                 assertThat(context).hasSingleBean(GateRejectionHandler.class);
             });
@@ -88,7 +88,7 @@ class GateAutoConfigurationTests {
     void withoutRedisThereIsNoGate() {
         this.webRunner.withPropertyValues("queuegate.token.secret=" + SECRET).run((context) -> {
             assertThat(context).hasNotFailed();
-            assertThat(context).doesNotHaveBean(EntryGate.class);
+            assertThat(context).doesNotHaveBean(AdmissionGate.class);
             assertThat(context).doesNotHaveBean(TokenCodec.class);
             assertThat(context).doesNotHaveBean(GateRejectionHandler.class);
         });
@@ -120,7 +120,7 @@ class GateAutoConfigurationTests {
             .withPropertyValues("queuegate.token.secret=" + TokenProperties.DEV_SECRET, "spring.profiles.active=dev")
             .run((context) -> {
                 assertThat(context).hasNotFailed();
-                assertThat(context).hasSingleBean(EntryGate.class);
+                assertThat(context).hasSingleBean(AdmissionGate.class);
                 String token = new TokenCodec(TokenProperties.DEV_SECRET).issue(7, "u-1").value();
                 assertThat(context.getBean(TokenCodec.class).verify(token)).isPresent();
             });
@@ -145,7 +145,7 @@ class GateAutoConfigurationTests {
             .run((context) -> {
                 assertThat(context).hasNotFailed();
                 assertThat(context.getBean(GateProperties.class).maxQuantity()).isEqualTo(7);
-                EntryGate gate = context.getBean(EntryGate.class);
+                AdmissionGate gate = context.getBean(AdmissionGate.class);
                 // both checks run before Redis (whose connection factory here was never started)
                 assertThatIllegalArgumentException().isThrownBy(() -> gate.reserve(1, "garbage", 8))
                     .withMessageContaining("1..7");
@@ -169,8 +169,8 @@ class GateAutoConfigurationTests {
             .withPropertyValues("queuegate.token.secret=" + SECRET)
             .run((context) -> {
                 assertThat(context).hasNotFailed();
-                assertThat(context).hasSingleBean(EntryGate.class);
-                assertThat(context).getBean(EntryGate.class).isSameAs(context.getBean("customGate"));
+                assertThat(context).hasSingleBean(AdmissionGate.class);
+                assertThat(context).getBean(AdmissionGate.class).isSameAs(context.getBean("customGate"));
             });
     }
 
@@ -188,9 +188,10 @@ class GateAutoConfigurationTests {
     static class CustomGateConfiguration {
 
         @Bean
-        EntryGate customGate(StringRedisTemplate redis) {
-            return new EntryGate(redis, new TokenCodec(SECRET), tools.jackson.databind.json.JsonMapper.shared(),
-                    new GateProperties(2, null, 0, Duration.ofMillis(100)), new ScriptTimer(new SimpleMeterRegistry()));
+        AdmissionGate customGate(StringRedisTemplate redis) {
+            return new AdmissionGate(redis, new TokenCodec(SECRET), tools.jackson.databind.json.JsonMapper.shared(),
+                    new GateProperties(2, null, 0, Duration.ofMillis(100), 200_000),
+                    new ScriptTimer(new SimpleMeterRegistry()));
         }
     }
 }

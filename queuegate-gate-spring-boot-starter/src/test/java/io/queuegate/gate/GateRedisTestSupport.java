@@ -29,11 +29,14 @@ abstract class GateRedisTestSupport {
 
     static final int MAX_QUANTITY = 4;
 
+    /** The audit backlog at which these tests' gate refuses to reserve: small, so that a test can reach it. */
+    static final long AUDIT_BACKLOG_LIMIT = 50;
+
     static final StringRedisTemplate redis = TestRedis.template();
 
     final TokenCodec codec = new TokenCodec(SECRET);
 
-    EntryGate gate;
+    AdmissionGate gate;
 
     StockLedger stockLedger;
 
@@ -47,7 +50,7 @@ abstract class GateRedisTestSupport {
     void newProduct() {
         this.product = unusedProduct();
         this.keys = QueueKeys.of(this.product);
-        this.gate = new EntryGate(redis, this.codec, JsonMapper.shared(), properties(0),
+        this.gate = new AdmissionGate(redis, this.codec, JsonMapper.shared(), properties(0),
                 TestRedis.TIMER);
         this.stockLedger = new StockLedger(redis);
         this.bookingLookup = new BookingLookup(redis, JsonMapper.shared());
@@ -55,7 +58,7 @@ abstract class GateRedisTestSupport {
 
     /** The gate's settings of these tests, waiting for that many replicas (which the shared Redis has none of). */
     static GateProperties properties(int replicaAcks) {
-        return new GateProperties(MAX_QUANTITY, null, replicaAcks, Duration.ofMillis(50));
+        return new GateProperties(MAX_QUANTITY, null, replicaAcks, Duration.ofMillis(50), AUDIT_BACKLOG_LIMIT);
     }
 
     @AfterEach

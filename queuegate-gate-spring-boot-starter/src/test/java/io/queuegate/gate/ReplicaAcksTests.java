@@ -62,7 +62,7 @@ class ReplicaAcksTests {
 
     @Test
     void aReservationNoReplicaAcknowledgesIsUndoneAndAnswered503() {
-        EntryGate gate = gate(this.redis, 1, Duration.ofMillis(200));
+        AdmissionGate gate = gate(this.redis, 1, Duration.ofMillis(200));
 
         assertThatExceptionOfType(ApiException.class)
             .isThrownBy(() -> gate.reserve(PRODUCT, token("alice"), 2))
@@ -108,9 +108,9 @@ class ReplicaAcksTests {
         assertThat(gate(template, 0, Duration.ofMillis(200))).isNotNull();
     }
 
-    private EntryGate gate(StringRedisTemplate template, int replicaAcks, Duration ackTimeout) {
-        return new EntryGate(template, this.codec, JsonMapper.shared(),
-                new GateProperties(4, null, replicaAcks, ackTimeout), TestRedis.TIMER);
+    private AdmissionGate gate(StringRedisTemplate template, int replicaAcks, Duration ackTimeout) {
+        return new AdmissionGate(template, this.codec, JsonMapper.shared(),
+                new GateProperties(4, null, replicaAcks, ackTimeout, 200_000), TestRedis.TIMER);
     }
 
     private String token(String userId) {

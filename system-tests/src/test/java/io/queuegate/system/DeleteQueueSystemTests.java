@@ -48,6 +48,36 @@ class DeleteQueueSystemTests extends StackTests {
         assertThat(delete().text("code")).isEqualTo("queue_not_found");
     }
 
+    /**
+     * As an operator tried it: a queue nobody entered for a while, deleted (and another closed) through the admin
+     * API, and an enter sent once a second later is refused, not taken by an ingest still serving its old copy of the
+     * settings (it answered 202 before).
+     */
+    @Test
+    void aQueueDeletedOrClosedAfterAQuietSpellRefusesAnEnterASecondLater() {
+        long closed = ownProduct();
+        assertThat(this.stack.configure(this.productId, 10, 100, 600, true).status()).isEqualTo(200);
+        assertThat(this.stack.configure(closed, 10, 100, 600, true).status()).isEqualTo(200);
+        assertThat(this.stack.enter(this.productId, "before-delete").status()).isEqualTo(202);
+        assertThat(this.stack.enter(closed, "before-close").status()).isEqualTo(202);
+        // nobody enters for 3 s, longer than ingest's queue-cache-ttl, and both queues stay open meanwhile
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
+            .until(() -> queue().json().get("open").asBoolean());
+
+        long changedAt = System.nanoTime();
+        assertThat(delete().status()).isEqualTo(204);
+        assertThat(this.stack.configure(closed, 10, 100, 600, false).status()).isEqualTo(200);
+        // the enters go a second after the change, as an operator's would: that moment is the test's input
+        await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(10))
+            .until(() -> System.nanoTime() - changedAt >= Duration.ofSeconds(1).toNanos());
+        Reply afterDelete = this.stack.enter(this.productId, "a-second-after-delete");
+        assertThat(afterDelete.status()).isEqualTo(409);
+        assertThat(afterDelete.text("code")).isEqualTo("queue_closed");
+        Reply afterClose = this.stack.enter(closed, "a-second-after-close");
+        assertThat(afterClose.status()).isEqualTo(409);
+        assertThat(afterClose.text("code")).isEqualTo("queue_closed");
+    }
+
     private Reply delete() {
         return this.stack.admin("DELETE", "/api/v1/queues/" + this.productId);
     }

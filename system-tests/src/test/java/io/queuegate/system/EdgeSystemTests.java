@@ -11,6 +11,7 @@ import java.util.List;
 import io.queuegate.core.admission.AdmissionKeys;
 import io.queuegate.core.admission.AdmissionSigner;
 import io.queuegate.core.token.TokenCodec;
+import io.queuegate.core.token.TokenProperties;
 import io.queuegate.system.EdgeProxies.Proxy;
 import io.queuegate.system.Stack.Reply;
 import org.junit.jupiter.api.AfterEach;
@@ -153,7 +154,7 @@ class EdgeSystemTests extends StackTests {
         String admission = visitor[1];
         String othersAdmission = admittedVisitor(other)[1];
         AdmissionKeys keys = this.stack.ingest.getBean(AdmissionKeys.class);
-        String expired = new AdmissionSigner(keys).sign(
+        String expired = new AdmissionSigner(keys, this.stack.ingest.getBean(TokenProperties.class).issuer()).sign(
                 this.stack.ingest.getBean(TokenCodec.class).issue(productId, "expired-visitor"),
                 System.currentTimeMillis() - 10_000);
         String forged = admission.substring(0, admission.lastIndexOf('.') + 1) + "A".repeat(86);

@@ -123,7 +123,7 @@ class OperationsSystemTests extends StackTests {
             .contains("kafka_consumer_fetch_manager_records_lag"));
         assertThat(manage(this.stack.booking, "/actuator/prometheus").response().body())
             .contains("queuegate_bookings_total{outcome=\"booked\"")
-            .contains("queuegate_script_seconds_count{script=\"consume_entry\"");
+            .contains("queuegate_script_seconds_count{script=\"consume_admission\"");
 
         // The dashboard shipped in ops/ only plots series the services really export.
         String exported = Stream.of(this.stack.ingest, this.stack.worker, this.stack.booking)

@@ -41,7 +41,7 @@ class ScriptKeysTests {
         for (Resource script : scripts) {
             names.add(script.getFilename());
         }
-        assertThat(names).contains("append_waiting.lua", "admit_batch.lua", "read_status.lua", "consume_entry.lua",
+        assertThat(names).contains("append_waiting.lua", "admit_batch.lua", "read_status.lua", "consume_admission.lua",
                 "hold_lease.lua");
 
         Set<String> productKeyNames = new TreeSet<>();

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
+import io.queuegate.admission.AdmissionProperties;
 import io.queuegate.core.pass.PassVerifier;
 import io.queuegate.core.queue.Identity;
 import io.queuegate.core.queue.QueueSettings;
@@ -38,7 +39,8 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping(path = "/api/v1/queues", produces = MediaType.APPLICATION_JSON_VALUE)
 @Tag(name = "queues", description = "Queue administration (Authorization: Bearer <admin token>)")
 @SecurityRequirement(name = "admin")
-record QueueAdminController(QueueStore store, QueuePublisher publisher, EgressUrls egress) {
+record QueueAdminController(QueueStore store, QueuePublisher publisher, EgressUrls egress,
+        AdmissionProperties admission) {
 
     @PutMapping(path = "/{productId}", consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Create or change a queue", description = """
@@ -185,20 +187,23 @@ record QueueAdminController(QueueStore store, QueuePublisher publisher, EgressUr
         List<QueueResponse> queues = new ArrayList<>();
         for (long productId : new TreeSet<>(this.store.productIds())) {
             // a queue deleted between the registry read and its own is simply not listed
-            this.store.find(productId).ifPresent(view -> queues.add(QueueResponse.of(productId, view)));
+            this.store.find(productId)
+                .ifPresent(view -> queues.add(QueueResponse.of(productId, view, this.admission)));
         }
         return new QueueList(queues);
     }
 
     @GetMapping("/{productId}")
     @Operation(summary = "Read a queue's settings and the size of its line")
-    @ApiResponse(responseCode = "200", description = "Settings with waiting, active and admittedTotal")
+    @ApiResponse(responseCode = "200", description = """
+            Settings with waiting, active and admittedTotal, auditBacklog, and admissionHold: why the admission step \
+            holds (audit_backlog), or null""")
     @ApiResponse(responseCode = "404", description = "queue_not_found")
     QueueResponse get(@PathVariable("productId") String productIdText) {
         long productId = ProductIds.parse(productIdText);
         QueueView view = this.store.find(productId)
             .orElseThrow(() -> ApiException.queueNotFound(productId));
-        return QueueResponse.of(productId, view);
+        return QueueResponse.of(productId, view, this.admission);
     }
 
 
@@ -222,6 +227,11 @@ record QueueAdminController(QueueStore store, QueuePublisher publisher, EgressUr
      * @param identity who the places belong to: visitor, trusted or pass
      * @param deletedAt when the queue was deleted: it is draining, and leaves the list once nobody is left in it;
      *        null while it exists
+     * @param auditBacklog changes of the queue in its audit stream that Kafka has not acknowledged yet (the relay
+     *        publishes them every half second while Kafka is up)
+     * @param admissionHold why the admission step holds, admitting nobody while the line waits: "audit_backlog" while
+     *        the audit stream holds queuegate.admission.audit-backlog-limit changes Kafka has not acknowledged (Kafka
+     *        or the relay away; it admits again once the relay has caught up); null when it does not hold
      * @param returnHosts the hosts the waiting page and the edge check send people back to; null for none
      */
     record QueueResponse(long productId, int maxActive, int admitPerSecond, int entryTtlSeconds, boolean open,
@@ -229,9 +239,12 @@ record QueueAdminController(QueueStore store, QueuePublisher publisher, EgressUr
             long admittedTotal, Double pace, boolean soldOut, String seed, Integer challengeMaxNumber,
             Boolean inviteOnly, List<Map<String, Object>> passKeys, String passJwksUri, String webhookUrl,
             boolean webhookSecretSet, long held, long revokedTotal, Identity identity, Long deletedAt,
-            List<String> returnHosts) {
+            long auditBacklog, String admissionHold, List<String> returnHosts) {
 
-        static QueueResponse of(long productId, QueueView view) {
+        /** Why the admission step holds while the audit stream is at its bound ({@code admit_batch.lua}). */
+        static final String AUDIT_BACKLOG = "audit_backlog";
+
+        static QueueResponse of(long productId, QueueView view, AdmissionProperties admission) {
             QueueSettings settings = view.settings();
             return new QueueResponse(productId, settings.maxActive(), settings.admitPerSecond(),
                     settings.entryTtlSeconds(), settings.open(), settings.maxPollsPerSecond(),
@@ -239,7 +252,9 @@ record QueueAdminController(QueueStore store, QueuePublisher publisher, EgressUr
                     view.admittedTotal(), view.pace(), view.soldOut(), view.seed(), settings.challengeMaxNumber(),
                     settings.inviteOnly(), settings.passKeys(), settings.passJwksUri(), settings.webhookUrl(),
                     settings.webhookSecret() != null, view.held(),
-                    view.revokedTotal(), settings.identity(), view.deletedAt(), settings.returnHosts());
+                    view.revokedTotal(), settings.identity(), view.deletedAt(), view.auditBacklog(),
+                    view.auditBacklog() >= admission.auditBacklogLimit() ? AUDIT_BACKLOG : null,
+                    settings.returnHosts());
         }
     }
 

@@ -56,6 +56,13 @@ class AdmissionTicker extends PeriodicTask {
 
     private final ProductGauge activeGauge;
 
+    private final ProductGauge heldGauge;
+
+    private final Counter heldSteps;
+
+    /** Queues whose last step held for the audit backlog, so that the hold and its end are logged once each. */
+    private final Set<Long> heldForAudit = ConcurrentHashMap.newKeySet();
+
     private final QueueShare share;
 
     /** Queues whose line grew since the last run (see {@link #linesGrew}). */
@@ -78,6 +85,13 @@ class AdmissionTicker extends PeriodicTask {
         this.abandonments = metrics.counter("queuegate.abandonments");
         this.waitingGauge = new ProductGauge("queuegate.queue.waiting", "Tokens in the line", metrics);
         this.activeGauge = new ProductGauge("queuegate.queue.active", "Admitted tokens holding an entry", metrics);
+        this.heldGauge = new ProductGauge("queuegate.queue.admission.held",
+                "1 while the queue's admission step holds because its audit stream is at "
+                        + "queuegate.admission.audit-backlog-limit (Kafka or the relay away); 0 otherwise",
+                metrics);
+        this.heldSteps = Counter.builder("queuegate.admission.held")
+            .description("Admission steps that held, admitting nobody, because the audit backlog was at its bound")
+            .register(metrics);
     }
 
     /**
@@ -120,6 +134,7 @@ class AdmissionTicker extends PeriodicTask {
         int queueCount = 0;
         Map<Long, Long> waitingByProduct = new HashMap<>();
         Map<Long, Long> activeByProduct = new HashMap<>();
+        Map<Long, Long> heldByProduct = new HashMap<>();
         List<Long> running = new ArrayList<>();
         try {
             this.share.beat();
@@ -133,6 +148,7 @@ class AdmissionTicker extends PeriodicTask {
                 AdmissionResult result = step.get();
                 waitingByProduct.put(productId, result.waiting());
                 activeByProduct.put(productId, result.active());
+                heldByProduct.put(productId, result.auditBacklogFull() ? 1L : 0L);
                 total = total.plus(result);
                 queueCount++;
             }
@@ -145,6 +161,7 @@ class AdmissionTicker extends PeriodicTask {
         count(total);
         this.waitingGauge.set(waitingByProduct);
         this.activeGauge.set(activeByProduct);
+        this.heldGauge.set(heldByProduct);
         if (total.changedAnything()) {
             log.info("admission tick: queues={} admitted={} expired={} abandoned={} active={} waiting={}", queueCount,
                     total.admitted(), total.expired(), total.abandoned(), total.active(), total.waiting());
@@ -180,14 +197,31 @@ class AdmissionTicker extends PeriodicTask {
             return Optional.empty();
         }
         Optional<AdmissionResult> step = this.admission.admitAsHolder(productId, ScriptTime.REDIS_TIME,
-                this.properties.maxBatch(), this.share.workerId(), this.share.leaseMillis());
+                this.properties.maxBatch(), this.share.workerId(), this.share.leaseMillis(),
+                this.properties.auditBacklogLimit());
         this.share.held(productId, step.isPresent());
+        step.ifPresent(result -> heldForAudit(productId, result.auditBacklogFull()));
         if (step.isPresent() && step.get().drained()) {
             // a deleted queue nobody is left in: its keys go, and no worker steps it again
             this.queues.remove(productId);
             log.info("removed the drained queue of deleted product {}", productId);
         }
         return step;
+    }
+
+    /** Counts a step that held; logs once when a queue starts holding for the audit backlog and once when it ends. */
+    private void heldForAudit(long productId, boolean held) {
+        if (held) {
+            this.heldSteps.increment();
+            if (this.heldForAudit.add(productId)) {
+                log.warn("admissions of product {} held: its audit stream holds {} or more changes Kafka has not "
+                        + "acknowledged (queuegate.admission.audit-backlog-limit); the line waits until the relay "
+                        + "catches up", productId, this.properties.auditBacklogLimit());
+            }
+        }
+        else if (this.heldForAudit.remove(productId)) {
+            log.info("admissions of product {} resumed: the audit relay caught up", productId);
+        }
     }
 
     private void count(AdmissionResult total) {

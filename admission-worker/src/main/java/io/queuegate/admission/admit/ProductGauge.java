@@ -12,7 +12,7 @@ import io.micrometer.core.instrument.MeterRegistry;
  * then only its value changes: re-registering rows every tick (a {@code MultiGauge} with overwrite) removes each
  * series for a moment, and a scrape in that moment found no series at all.
  */
-final class ProductGauge {
+public final class ProductGauge {
 
     private final String name;
 
@@ -22,14 +22,14 @@ final class ProductGauge {
 
     private final Map<Long, Series> products = new ConcurrentHashMap<>();
 
-    ProductGauge(String name, String description, MeterRegistry registry) {
+    public ProductGauge(String name, String description, MeterRegistry registry) {
         this.name = name;
         this.description = description;
         this.registry = registry;
     }
 
     /** Sets this tick's values; products missing from it no longer have a queue, and their series go. */
-    void set(Map<Long, Long> values) {
+    public void set(Map<Long, Long> values) {
         values.forEach((productId, value) -> this.products.computeIfAbsent(productId, this::register)
             .value()
             .set(value));

@@ -3,14 +3,17 @@ package io.queuegate.admission.audit;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.queuegate.admission.AdmissionProperties;
 import io.queuegate.admission.PeriodicTask;
+import io.queuegate.admission.admit.ProductGauge;
 import io.queuegate.admission.admit.QueueShare;
 import io.queuegate.admission.webhook.WebhookProperties;
 import io.queuegate.core.event.EntriesChanged;
@@ -48,6 +51,11 @@ import org.springframework.stereotype.Component;
  * {@link UserAdmitted} of its own, for the webhook's sender, and deletes the change only once both are acknowledged.
  * The audit stream is the admissions' outbox: the admission step writes it in the same atomic step, so a worker that
  * dies after admitting loses no user's event, and a queue without a webhook costs the step nothing more.
+ *
+ * <p>Nothing else trims the stream: while Kafka or the relay is away it grows, and at
+ * {@code queuegate.admission.audit-backlog-limit} changes the admission step holds rather than write more
+ * ({@code admit_batch.lua}). Each round sets {@code queuegate.queue.audit.backlog}, the changes each product's stream
+ * holds that Kafka has not acknowledged yet.
  */
 @Component
 class AuditRelay extends PeriodicTask {
@@ -76,10 +84,14 @@ class AuditRelay extends PeriodicTask {
 
     private final String workerId = UUID.randomUUID().toString();
 
+    private final ProductGauge backlog;
+
     AuditRelay(StringRedisTemplate redis, QueueStore queues, KafkaTemplate<String, EntriesChanged> kafka,
             AdmissionProperties properties, TokenCodec tokens, Keyspace keyspace, QueueShare share,
-            KafkaTemplate<String, UserAdmitted> admissions, WebhookProperties webhook) {
+            KafkaTemplate<String, UserAdmitted> admissions, WebhookProperties webhook, MeterRegistry metrics) {
         super("audit-relay", properties.auditInterval());
+        this.backlog = new ProductGauge("queuegate.queue.audit.backlog",
+                "Audit changes of the queue Kafka has not acknowledged yet", metrics);
         this.admissions = admissions;
         this.webhook = webhook;
         this.share = share;
@@ -94,11 +106,15 @@ class AuditRelay extends PeriodicTask {
     @Override
     protected void runOnce() {
         try {
+            Map<Long, Long> backlogs = new HashMap<>();
             for (long productId : this.queues.productIds()) {
                 if (this.share.owns(productId)) {
                     relay(productId);
+                    Long left = this.redis.opsForStream().size(this.keyspace.product(productId).audit());
+                    backlogs.put(productId, left == null ? 0 : left);
                 }
             }
+            this.backlog.set(backlogs);
         }
         catch (RuntimeException ex) {
             log.warn("audit relay paused, the next round tries again: {}", ex.toString());

@@ -120,7 +120,7 @@ class AdmissionLeaseTests {
         // a late step of the stopped worker, under its old id, changes nothing
         long someQueue = this.products.get(ThreadLocalRandom.current().nextInt(QUEUES));
         assertThat(a.admission.admitAsHolder(someQueue, ScriptTime.REDIS_TIME, 100, a.share.workerId(),
-                LEASE.toMillis())).isEmpty();
+                LEASE.toMillis(), Admission.AUDIT_BACKLOG_LIMIT)).isEmpty();
 
         // a worker that joins gets its share at once: b gives those queues back at its next tick
         Worker c = start("c");
@@ -173,7 +173,7 @@ class AdmissionLeaseTests {
 
     private Worker start(String name) {
         AdmissionProperties properties = new AdmissionProperties(TICK, 10_000, "queuegate.entries", 12, 2_000,
-                "queuegate.audit", Duration.ofMillis(500), 1_000, "queuegate.entries.DLT", "queuegate.sale",
+                "queuegate.audit", Duration.ofMillis(500), 1_000, 100_000, "queuegate.entries.DLT", "queuegate.sale",
                 "queuegate.bookings", "queuegate.leaves", Duration.ofDays(7), Duration.ofSeconds(1), LEASE);
         QueueShare share = new QueueShare(redis, this.keyspace, new RegistryProperties(QueueKeys.REGISTRY),
                 properties);
@@ -256,9 +256,9 @@ class AdmissionLeaseTests {
 
         @Override
         public Optional<AdmissionResult> admitAsHolder(long productId, long nowMillis, int maxBatch, String holder,
-                long leaseMillis) {
+                long leaseMillis, long auditBacklogLimit) {
             Optional<AdmissionResult> result = super.admitAsHolder(productId, nowMillis, maxBatch, holder,
-                    leaseMillis);
+                    leaseMillis, auditBacklogLimit);
             result.ifPresent(step -> {
                 this.steps.add(new Step(this.worker, productId, step.active()));
                 this.mostActive.accumulateAndGet(step.active(), Math::max);

@@ -89,7 +89,7 @@ class AdmissionTickerTests {
 
     private AdmissionTicker ticker() {
         AdmissionProperties properties = new AdmissionProperties(INTERVAL, 10_000, "queuegate.entries", 12, 2_000,
-                "queuegate.audit", Duration.ofMillis(500), 1_000, "queuegate.entries.DLT", "queuegate.sale",
+                "queuegate.audit", Duration.ofMillis(500), 1_000, 100_000, "queuegate.entries.DLT", "queuegate.sale",
                 "queuegate.bookings", "queuegate.leaves", Duration.ofDays(7), Duration.ofSeconds(1),
                 Duration.ofSeconds(2));
         QueueShare share = new QueueShare(redis, this.keyspace, new RegistryProperties(QueueKeys.REGISTRY),
@@ -98,9 +98,9 @@ class AdmissionTickerTests {
 
             @Override
             public Optional<AdmissionResult> admitAsHolder(long productId, long nowMillis, int maxBatch,
-                    String holder, long leaseMillis) {
+                    String holder, long leaseMillis, long auditBacklogLimit) {
                 AdmissionTickerTests.this.stepped.add(productId);
-                return super.admitAsHolder(productId, nowMillis, maxBatch, holder, leaseMillis);
+                return super.admitAsHolder(productId, nowMillis, maxBatch, holder, leaseMillis, auditBacklogLimit);
             }
         };
         return new AdmissionTicker(this.store, admission, properties, new SimpleMeterRegistry(), share);

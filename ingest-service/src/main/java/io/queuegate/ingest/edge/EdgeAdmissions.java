@@ -28,10 +28,13 @@ class EdgeAdmissions {
 
     private final Keyspace keyspace;
 
-    EdgeAdmissions(StringRedisTemplate redis, ScriptTimer timer, Keyspace keyspace) {
+    private final long auditBacklogLimit;
+
+    EdgeAdmissions(StringRedisTemplate redis, ScriptTimer timer, Keyspace keyspace, EdgeProperties properties) {
         this.redis = redis;
         this.timer = timer;
         this.keyspace = keyspace;
+        this.auditBacklogLimit = properties.auditBacklogLimit();
     }
 
     /**
@@ -47,7 +50,7 @@ class EdgeAdmissions {
         QueueKeys keys = this.keyspace.product(productId);
         List<?> reply = this.timer.time("admit_at_edge", () -> this.redis.execute(ADMIT_AT_EDGE,
                 List.of(keys.settings(), keys.waiting(), keys.entry(), keys.stats(), keys.audit(), keys.stock()),
-                userId, Long.toString(now)));
+                userId, Long.toString(now), Long.toString(this.auditBacklogLimit)));
         if (reply == null || reply.size() < 2) {
             throw new IllegalStateException("admit_at_edge.lua answered " + reply);
         }

@@ -15,6 +15,7 @@ import io.queuegate.core.admission.AdmissionVerifier.Admission;
 import io.queuegate.core.queue.QueueSettings;
 import io.queuegate.core.token.Token;
 import io.queuegate.core.token.TokenCodec;
+import io.queuegate.core.token.TokenProperties;
 import io.queuegate.ingest.enter.VisitorIds;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
@@ -75,10 +76,11 @@ class EdgeCheck {
     private final Counter admittedOnTheSpot;
 
     EdgeCheck(EdgeQueues queues, AdmissionKeys keys, RevokedAdmissions revoked, EdgeAdmissions admissions,
-            TokenCodec tokens, VisitorIds visitors, EdgeProperties properties, MeterRegistry metrics) {
+            TokenCodec tokens, TokenProperties tokenProperties, VisitorIds visitors, EdgeProperties properties,
+            MeterRegistry metrics) {
         this.queues = queues;
-        this.verifier = AdmissionVerifier.of(keys.published());
-        this.signer = new AdmissionSigner(keys);
+        this.verifier = AdmissionVerifier.of(keys.published(), tokenProperties.issuer());
+        this.signer = new AdmissionSigner(keys, tokenProperties.issuer());
         this.revoked = revoked;
         this.admissions = admissions;
         this.tokens = tokens;

@@ -1,7 +1,10 @@
 package io.queuegate.ingest.edge;
 
+import java.util.Set;
+
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.queuegate.ingest.front.DoorRoute;
 import io.queuegate.ingest.front.FastPath;
 import io.queuegate.ingest.front.FrontReplies;
 import io.queuegate.ingest.front.WebFluxStack;
@@ -11,7 +14,6 @@ import io.queuegate.web.RequestIds;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
-import reactor.netty.http.server.HttpServerRoutes;
 
 import org.springframework.stereotype.Component;
 
@@ -24,8 +26,6 @@ import org.springframework.stereotype.Component;
 @Component
 class EdgeCheckRoute implements FastPath {
 
-    static final String PATH = "/api/v1/queues/{productId}/edge-check";
-
     private final EdgeCheck check;
 
     private final FrontReplies replies;
@@ -36,17 +36,19 @@ class EdgeCheckRoute implements FastPath {
     }
 
     @Override
-    public void addTo(HttpServerRoutes routes, WebFluxStack webFlux) {
-        routes.get(PATH, (request, response) -> check(request, response, webFlux));
+    public Set<DoorRoute.Kind> kinds() {
+        return Set.of(DoorRoute.Kind.EDGE_CHECK);
     }
 
-    private Mono<Void> check(HttpServerRequest request, HttpServerResponse response, WebFluxStack webFlux) {
+    @Override
+    public Mono<Void> answer(HttpServerRequest request, HttpServerResponse response, DoorRoute route,
+            WebFluxStack webFlux) {
         long productId;
         try {
-            productId = ProductIds.parse(request.param("productId"));
+            productId = ProductIds.parse(route.productId());
         }
         catch (ApiException ex) {
-            return webFlux.handle(request, response);
+            return webFlux.handle(request, response, route);
         }
         var headers = request.requestHeaders();
         EdgeCheck.Asked asked = EdgeCheckController.asked(productId, headers.get("X-Forwarded-Proto"),

@@ -2,6 +2,7 @@ package io.queuegate.ingest.edge;
 
 import java.time.Duration;
 
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 
@@ -19,6 +20,9 @@ import org.springframework.validation.annotation.Validated;
  * @param admitOnTheSpot whether a visitor without an admission is admitted by the edge check itself while the line is
  *        empty and has room and rate to spare (in queues of identity "visitor" that ask no proof of work). Off: everyone
  *        passes through the waiting page
+ * @param auditBacklogLimit the most changes a product's audit stream may hold that Kafka has not acknowledged before
+ *        nobody is admitted on the spot: keep it the admission workers' {@code queuegate.admission.audit-backlog-limit},
+ *        at which their steps hold too
  */
 @Validated
 @ConfigurationProperties("queuegate.edge")
@@ -27,5 +31,6 @@ public record EdgeProperties(
         @Pattern(regexp = "https?://[^\\s/?#]+(/[^\\s?#]*[^\\s/?#])?", message = "must be an http(s) URL without a trailing slash")
         String waitingRoomUrl,
         @DefaultValue("250ms") @NotNull Duration revokedRefresh,
-        @DefaultValue("true") boolean admitOnTheSpot) {
+        @DefaultValue("true") boolean admitOnTheSpot,
+        @DefaultValue("100000") @Min(1) long auditBacklogLimit) {
 }

@@ -1,10 +1,12 @@
 package io.queuegate.ingest.enter;
 
 import java.util.List;
+import java.util.Set;
 
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.queuegate.core.token.UserIds;
+import io.queuegate.ingest.front.DoorRoute;
 import io.queuegate.ingest.front.FastPath;
 import io.queuegate.ingest.front.FrontReplies;
 import io.queuegate.ingest.front.SameOrigin;
@@ -14,7 +16,6 @@ import io.queuegate.web.ProductIds;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
-import reactor.netty.http.server.HttpServerRoutes;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
@@ -28,28 +29,33 @@ import org.springframework.stereotype.Component;
 @Component
 record ChallengeRoute(Challenges challenges, FrontReplies replies) implements FastPath {
 
-    private static final String PATH = "/api/v1/queues/{productId}/challenge";
-
     @Override
-    public void addTo(HttpServerRoutes routes, WebFluxStack webFlux) {
-        routes.get(PATH, (request, response) -> SameOrigin.test(request) ? challenge(request, response, webFlux)
-                : webFlux.handle(request, response));
+    public Set<DoorRoute.Kind> kinds() {
+        return Set.of(DoorRoute.Kind.CHALLENGE);
     }
 
-    private Mono<Void> challenge(HttpServerRequest request, HttpServerResponse response, WebFluxStack webFlux) {
+    @Override
+    public Mono<Void> answer(HttpServerRequest request, HttpServerResponse response, DoorRoute route,
+            WebFluxStack webFlux) {
+        return SameOrigin.test(request) ? challenge(request, response, route, webFlux)
+                : webFlux.handle(request, response, route);
+    }
+
+    private Mono<Void> challenge(HttpServerRequest request, HttpServerResponse response, DoorRoute route,
+            WebFluxStack webFlux) {
         long productId;
         try {
-            productId = ProductIds.parse(request.param("productId"));
+            productId = ProductIds.parse(route.productId());
         }
         catch (ApiException ex) {
-            return webFlux.handle(request, response);
+            return webFlux.handle(request, response, route);
         }
         List<String> users = new QueryStringDecoder(request.uri()).parameters().get("userId");
         String userId = users == null ? ProofOfWork.ANYONE : users.size() != 1 ? null : users.getFirst();
         Challenge challenge = ProofOfWork.ANYONE.equals(userId) || UserIds.isValid(userId)
                 ? this.challenges.challengeOfKnownLine(productId, userId) : null;
         if (challenge == null) {
-            return webFlux.handle(request, response);
+            return webFlux.handle(request, response, route);
         }
         response.header(HttpHeaders.CACHE_CONTROL, "no-store");
         return this.replies.answer(response, HttpResponseStatus.OK, FrontReplies.requestId(request), challenge);

@@ -1,11 +1,12 @@
 package io.queuegate.ingest.enter;
 
 import java.util.Locale;
+import java.util.Set;
 
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.queuegate.ingest.EntriesPaths;
 import io.queuegate.ingest.IngestProperties;
+import io.queuegate.ingest.front.DoorRoute;
 import io.queuegate.ingest.front.FastPath;
 import io.queuegate.ingest.front.FrontReplies;
 import io.queuegate.ingest.front.SameOrigin;
@@ -15,7 +16,6 @@ import io.queuegate.web.ProductIds;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
-import reactor.netty.http.server.HttpServerRoutes;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -52,29 +52,31 @@ class EnterRoute implements FastPath {
     }
 
     @Override
-    public void addTo(HttpServerRoutes routes, WebFluxStack webFlux) {
-        routes.post(EntriesPaths.ENTRIES, (request, response) -> enter(request, response, webFlux));
+    public Set<DoorRoute.Kind> kinds() {
+        return Set.of(DoorRoute.Kind.ENTER);
     }
 
-    private Mono<Void> enter(HttpServerRequest request, HttpServerResponse response, WebFluxStack webFlux) {
+    @Override
+    public Mono<Void> answer(HttpServerRequest request, HttpServerResponse response, DoorRoute route,
+            WebFluxStack webFlux) {
         var headers = request.requestHeaders();
         int length = headers.getInt(HttpHeaderNames.CONTENT_LENGTH, -1);
         if (!isJson(headers.get(HttpHeaderNames.CONTENT_TYPE)) || length <= 0 || length > this.maxBodyBytes
                 || !SameOrigin.test(request)) {
-            return webFlux.handle(request, response);
+            return webFlux.handle(request, response, route);
         }
         String requestId = FrontReplies.requestId(request);
         long productId;
         try {
-            productId = ProductIds.parse(request.param("productId"));
+            productId = ProductIds.parse(route.productId());
         }
         catch (ApiException ex) {
-            return webFlux.handle(request, response);
+            return webFlux.handle(request, response, route);
         }
         return request.receive().aggregate().asByteArray().flatMap((body) -> {
             EnterRequest enter = valid(body);
             if (enter == null) {
-                return webFlux.handle(request, response, body);
+                return webFlux.handle(request, response, route, body);
             }
             String authorization = headers.get(HttpHeaderNames.AUTHORIZATION);
             return Mono.fromFuture(this.enters.enter(productId, enter, authorization, requestId))

@@ -1,6 +1,10 @@
 package io.queuegate.ingest.front;
 
-import reactor.netty.http.server.HttpServerRoutes;
+import java.util.Set;
+
+import reactor.core.publisher.Mono;
+import reactor.netty.http.server.HttpServerRequest;
+import reactor.netty.http.server.HttpServerResponse;
 
 /**
  * Requests the front answers itself, on its event loops, without Spring WebFlux. A fast path answers only what it
@@ -9,6 +13,9 @@ import reactor.netty.http.server.HttpServerRoutes;
  */
 public interface FastPath {
 
-    /** Adds this path's routes; the front adds the route to WebFlux after all of them. */
-    void addTo(HttpServerRoutes routes, WebFluxStack webFlux);
+    /** The kinds of request this path answers: the front hands it every request of these kinds. */
+    Set<DoorRoute.Kind> kinds();
+
+    /** Answers a request of one of its {@link #kinds()}, with the product and token its route names. */
+    Mono<Void> answer(HttpServerRequest request, HttpServerResponse response, DoorRoute route, WebFluxStack webFlux);
 }

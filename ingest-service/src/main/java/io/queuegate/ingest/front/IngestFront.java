@@ -1,11 +1,9 @@
 package io.queuegate.ingest.front;
 
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.time.Duration;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -13,9 +11,7 @@ import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpVersion;
-import io.queuegate.ingest.EntriesPaths;
 import io.queuegate.web.ApiException;
-import io.queuegate.web.ProblemCodes;
 import io.queuegate.web.Redaction;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
@@ -28,7 +24,6 @@ import reactor.netty.http.server.HttpServerRoutes;
 import reactor.netty.http.server.logging.AccessLog;
 import reactor.netty.http.server.logging.AccessLogArgProvider;
 
-import org.springframework.http.HttpStatus;
 
 /**
  * What ingest's one HTTP server (Reactor Netty, built by Spring Boot's {@code NettyReactiveWebServerFactory}) does
@@ -48,12 +43,10 @@ public final class IngestFront {
      */
     private static final boolean ACCESS_LOG = Boolean.getBoolean("reactor.netty.http.server.accessLogEnabled");
 
-    /** The probes, answered past every cap. */
-    private static final Set<String> PROBES = Set.of("/livez", "/readyz");
-
     private final FrontProperties properties;
 
-    private final List<FastPath> paths;
+    /** The fast paths by the kind of request each answers. */
+    private final Map<DoorRoute.Kind, FastPath> paths = new EnumMap<>(DoorRoute.Kind.class);
 
     private final WebFluxStack webFlux;
 
@@ -73,26 +66,24 @@ public final class IngestFront {
      */
     private final Map<EventLoop, Scheduler> laterOnTheLoop = new ConcurrentHashMap<>();
 
-    private final ConnectionLimits limits;
+    private final ConnectionLimits connections;
+
+    private final DoorLimits limits;
 
     private final AtomicInteger inFlight = new AtomicInteger();
-
-    private final ClientAddresses clients;
-
-    /** Null when per-client limits are off. */
-    private final PerClientLimits perClient;
 
     IngestFront(FrontProperties properties, List<FastPath> paths, WebFluxStack webFlux, FrontReplies replies,
             long maxBodyBytes, ClientAddresses clients, PerClientLimits perClient, FrontLoops loops) {
         this.properties = properties;
-        this.paths = paths;
+        for (FastPath path : paths) {
+            path.kinds().forEach((kind) -> this.paths.put(kind, path));
+        }
         this.webFlux = webFlux;
         this.replies = replies;
         this.maxBodyBytes = maxBodyBytes;
-        this.clients = clients;
-        this.perClient = perClient;
-        this.limits = new ConnectionLimits(properties.maxConnections(), properties.maxConnectionsPerClient(),
+        this.connections = new ConnectionLimits(properties.maxConnections(), properties.maxConnectionsPerClient(),
                 clients);
+        this.limits = new DoorLimits(clients, perClient, properties.retryAfter());
         this.loops = loops;
     }
 
@@ -105,7 +96,7 @@ public final class IngestFront {
             .idleTimeout(this.properties.idleTimeout())
             .accessLog(ACCESS_LOG, IngestFront::accessLogEntry)
             .doOnChannelInit((observer, channel, remote) -> {
-                this.limits.opened(channel);
+                this.connections.opened(channel);
                 RequestDeadlines deadlines = new RequestDeadlines(this.properties.headerTimeout().toNanos(),
                         this.properties.bodyTimeout().toNanos());
                 channel.pipeline().addFirst(RequestDeadlines.BYTES, deadlines.bytes());
@@ -114,84 +105,43 @@ public final class IngestFront {
     }
 
     /**
-     * The server's one route: everything, past the limits, to the fast paths or else to WebFlux. Spring Boot's own
-     * route to WebFlux, which it adds after this one, is never reached.
+     * The server's one route: every request, decided once ({@link DoorRoute}), past the limits, to the fast path of its
+     * kind or else to WebFlux. Spring Boot's own route to WebFlux, which it adds after this one, is never reached.
      */
     HttpServerRoutes route(HttpServerRoutes server) {
-        HttpServerRoutes routes = HttpServerRoutes.newRoutes();
-        for (FastPath path : this.paths) {
-            path.addTo(routes, this.webFlux);
-        }
-        routes.route((request) -> true, this.webFlux::handle);
-        return server.route((request) -> true, (request, response) -> Mono.defer(() -> answer(routes, request,
-                response)).subscribeOn(laterOn(request)));
+        return server.route((request) -> true, (request, response) -> Mono.defer(() -> answer(request, response))
+            .subscribeOn(laterOn(request)));
     }
 
     /**
-     * Routes the request unless a limit says no: a connection past the connection caps, or a request past the
+     * Dispatches the request unless a limit says no: a connection past the connection caps, or a request past the
      * in-flight cap, is answered 503 with Retry-After (and such a connection closed), except the probes, which an
      * orchestrator must get answers to whatever strangers do.
      */
-    private Mono<Void> answer(HttpServerRoutes routes, HttpServerRequest request, HttpServerResponse response) {
+    private Mono<Void> answer(HttpServerRequest request, HttpServerResponse response) {
         if (request.version() == HttpVersion.HTTP_1_0 && request.isKeepAlive()) {
             // an HTTP/1.0 connection stays open only when the answer says so, which Reactor Netty leaves unsaid (its
             // keepAlive(true) speaks HTTP/1.1, where keeping is the default) and then closes the connection
             response.header(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
         }
+        DoorRoute route = DoorRoute.of(request);
+        DoorRoute.Kind kind = route.kind();
         ApiException refusal = RequestGate.refusal(request, this.maxBodyBytes);
-        if (refusal != null) {
-            return RequestGate.swallow(request)
-                .then(this.replies.problem(request, response, FrontReplies.requestId(request), refusal));
+        if (refusal == null && kind != DoorRoute.Kind.PROBE) {
+            refusal = this.limits.refusal(request, response, route);
         }
-        if (PROBES.contains(FrontReplies.pathOf(request.uri()))) {
-            return Mono.from(routes.apply(request, response));
-        }
-        boolean[] excess = new boolean[1];
-        request.withConnection((connection) -> excess[0] = ConnectionLimits.excess(connection.channel()));
-        if (excess[0]) {
-            response.keepAlive(false);
-            return RequestGate.swallow(request).then(this.replies.problem(request, response,
-                    FrontReplies.requestId(request), ApiException.unavailable(
-                            "Too many connections at once; try again shortly.", this.properties.retryAfter())));
-        }
-        Duration wait = perClientRefusal(request);
-        if (wait != null) {
-            return RequestGate.swallow(request).then(this.replies.problem(request, response,
-                    FrontReplies.requestId(request), new ApiException(HttpStatus.TOO_MANY_REQUESTS,
-                            ProblemCodes.TOO_MANY_REQUESTS, "Too many requests from your address; try again in "
-                                    + Math.max(1, (wait.toMillis() + 999) / 1000) + " s.", wait)));
-        }
-        if (EntriesPaths.isEventStream(request.method().name(), FrontReplies.pathOf(request.uri()))) {
-            // a stream stays open for as long as its place waits: it is not work in flight, and its own cap
-            // (queuegate.ingest.streams.max-per-product) bounds it
-            return Mono.from(routes.apply(request, response));
-        }
-        if (this.inFlight.incrementAndGet() > this.properties.maxInFlight()) {
+        if (refusal == null && kind.inFlight() && this.inFlight.incrementAndGet() > this.properties.maxInFlight()) {
             this.inFlight.decrementAndGet();
-            return RequestGate.swallow(request).then(this.replies.problem(request, response,
-                    FrontReplies.requestId(request), ApiException.unavailable(
-                            "Too many requests at once; try again shortly.", this.properties.retryAfter())));
+            refusal = ApiException.unavailable("Too many requests at once; try again shortly.",
+                    this.properties.retryAfter());
         }
-        return Mono.from(routes.apply(request, response)).doFinally((signal) -> this.inFlight.decrementAndGet());
-    }
-
-    /**
-     * Null when the request may go on; else how long its client must wait before another request of its kind (an
-     * enter, or a poll) is taken. Only enters, polls and challenge fetches are counted, each kind on its own.
-     */
-    private Duration perClientRefusal(HttpServerRequest request) {
-        if (this.perClient == null) {
-            return null;
+        if (refusal != null) {
+            return RequestGate.refuse(request, response, this.replies, refusal);
         }
-        PerClientLimits.Kind kind = PerClientLimits.kindOf(request.method().name(),
-                FrontReplies.pathOf(request.uri()));
-        InetSocketAddress remote = request.remoteAddress();
-        if (kind == null || remote == null || remote.getAddress() == null) {
-            return null;
-        }
-        InetAddress client = this.clients.clientOf(remote.getAddress(),
-                request.requestHeaders().getAll(ClientAddresses.FORWARDED_FOR));
-        return this.perClient.refusal(kind, client);
+        FastPath path = this.paths.get(kind);
+        Mono<Void> answer = path != null ? path.answer(request, response, route, this.webFlux)
+                : this.webFlux.handle(request, response, route);
+        return kind.inFlight() ? answer.doFinally((signal) -> this.inFlight.decrementAndGet()) : answer;
     }
 
     /**

@@ -9,7 +9,6 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.queuegate.ingest.EntriesPaths;
 
 /**
  * A token bucket per client for enters and one for polls, in a table of fixed size allocated once: past
@@ -32,7 +31,7 @@ final class PerClientLimits {
 
     /**
      * What a request costs: an enter (a leave counts as one), or a poll of a token's status (a challenge fetch and an
-     * event stream's opening count as one).
+     * event stream's opening count as one); {@link DoorRoute#allowance()} says which a request takes.
      */
     enum Kind { ENTER, POLL }
 
@@ -165,20 +164,6 @@ final class PerClientLimits {
         h *= 0xc4ceb9fe1a85ec53L;
         h ^= h >>> 33;
         return (int) h;
-    }
-
-    /**
-     * The request's kind when it is limited: an enter ({@code POST /api/v1/queues/{p}/entries}), a poll
-     * ({@code GET /api/v1/queues/{p}/entries/{token}}, or the opening of its event stream) or a challenge fetch
-     * ({@code GET /api/v1/queues/{p}/challenge}); null for everything else.
-     */
-    static Kind kindOf(String method, String path) {
-        // a leave writes to the log as an enter does, so it is taken from the same allowance
-        if (EntriesPaths.isEnter(method, path) || EntriesPaths.isLeave(method, path)) {
-            return Kind.ENTER;
-        }
-        return EntriesPaths.isPoll(method, path) || EntriesPaths.isChallengeFetch(method, path)
-                || EntriesPaths.isEventStream(method, path) ? Kind.POLL : null;
     }
 
     /**

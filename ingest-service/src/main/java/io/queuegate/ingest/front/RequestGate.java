@@ -7,6 +7,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.queuegate.web.ApiException;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.server.HttpServerRequest;
+import reactor.netty.http.server.HttpServerResponse;
 
 /**
  * What the front refuses before any route sees the request: a target that is not a path (absolute-form, {@code *}, no
@@ -32,7 +33,9 @@ final class RequestGate {
         if (!uri.startsWith("/")) {
             return ApiException.invalidRequest("The request target must be a path.");
         }
-        if (FrontReplies.pathOf(uri).indexOf(';') >= 0) {
+        int semicolon = uri.indexOf(';');
+        int query = uri.indexOf('?');
+        if (semicolon >= 0 && (query < 0 || semicolon < query)) {
             return ApiException.pathParameters();
         }
         List<String> hosts = request.requestHeaders().getAll(HttpHeaderNames.HOST);
@@ -49,8 +52,14 @@ final class RequestGate {
         return null;
     }
 
+    /** Answers a refusal once the request's body is read (up to a bound), so a client still writing gets it. */
+    static Mono<Void> refuse(HttpServerRequest request, HttpServerResponse response, FrontReplies replies,
+            ApiException refusal) {
+        return swallow(request).then(replies.problem(request, response, FrontReplies.requestId(request), refusal));
+    }
+
     /** Reads and drops what is left of the request's body, up to {@link #SWALLOW_BYTES}. */
-    static Mono<Void> swallow(HttpServerRequest request) {
+    private static Mono<Void> swallow(HttpServerRequest request) {
         long[] seen = { 0 };
         return request.receive().takeWhile((chunk) -> (seen[0] += chunk.readableBytes()) <= SWALLOW_BYTES).then();
     }

@@ -1,12 +1,13 @@
 package io.queuegate.ingest.front;
 
+import java.util.Set;
+
 import io.queuegate.core.token.Token;
 import io.queuegate.ingest.IssuedTokens;
 import io.queuegate.web.ApiException;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
-import reactor.netty.http.server.HttpServerRoutes;
 
 /**
  * A fast path of one token's place ({@code GET …/entries/{token}…}): a same-origin request whose token this
@@ -16,29 +17,35 @@ import reactor.netty.http.server.HttpServerRoutes;
  */
 public abstract class TokenRoute implements FastPath {
 
-    private final String path;
+    private final DoorRoute.Kind kind;
 
     private final IssuedTokens issued;
 
     protected final FrontReplies replies;
 
-    protected TokenRoute(String path, IssuedTokens issued, FrontReplies replies) {
-        this.path = path;
+    protected TokenRoute(DoorRoute.Kind kind, IssuedTokens issued, FrontReplies replies) {
+        this.kind = kind;
         this.issued = issued;
         this.replies = replies;
     }
 
     @Override
-    public final void addTo(HttpServerRoutes routes, WebFluxStack webFlux) {
-        routes.get(this.path, (request, response) -> SameOrigin.test(request) ? verified(request, response)
-                : webFlux.handle(request, response));
+    public final Set<DoorRoute.Kind> kinds() {
+        return Set.of(this.kind);
     }
 
-    private Mono<Void> verified(HttpServerRequest request, HttpServerResponse response) {
+    @Override
+    public final Mono<Void> answer(HttpServerRequest request, HttpServerResponse response, DoorRoute route,
+            WebFluxStack webFlux) {
+        return SameOrigin.test(request) ? verified(request, response, route)
+                : webFlux.handle(request, response, route);
+    }
+
+    private Mono<Void> verified(HttpServerRequest request, HttpServerResponse response, DoorRoute route) {
         String requestId = FrontReplies.requestId(request);
         Token token;
         try {
-            token = this.issued.verify(request.param("productId"), request.param("token"));
+            token = this.issued.verify(route.productId(), route.token());
         }
         catch (ApiException ex) {
             return this.replies.problem(request, response, requestId, ex);

@@ -6,17 +6,12 @@ import java.util.function.Supplier;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.queuegate.web.ApiException;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
 
-import org.springframework.core.io.buffer.DataBuffer;
-import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.server.reactive.HttpHandler;
 import org.springframework.http.server.reactive.ReactorHttpHandlerAdapter;
-import org.springframework.http.server.reactive.ServerHttpRequest;
-import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
@@ -30,8 +25,6 @@ import org.springframework.util.function.SingletonSupplier;
  */
 public final class WebFluxStack {
 
-    private final Supplier<ReactorHttpHandlerAdapter> adapter;
-
     private final Supplier<HttpHandler> handler;
 
     private final FrontReplies replies;
@@ -41,18 +34,17 @@ public final class WebFluxStack {
     /** {@code handler} is asked for once, at the first request: the application's handler exists only once it runs. */
     WebFluxStack(Supplier<HttpHandler> handler, FrontReplies replies, long maxBodyBytes) {
         this.handler = SingletonSupplier.of(handler);
-        this.adapter = SingletonSupplier.of(() -> new ReactorHttpHandlerAdapter(this.handler.get()));
         this.replies = replies;
         this.maxBodyBytes = maxBodyBytes;
     }
 
     /** Hands the request to WebFlux once its whole body is here. */
-    public Mono<Void> handle(HttpServerRequest request, HttpServerResponse response) {
+    public Mono<Void> handle(HttpServerRequest request, HttpServerResponse response, DoorRoute route) {
         HttpHeaders headers = request.requestHeaders();
         boolean hasBody = headers.contains(HttpHeaderNames.TRANSFER_ENCODING)
                 || headers.getInt(HttpHeaderNames.CONTENT_LENGTH, 0) > 0;
         if (!hasBody) {
-            return this.adapter.get().apply(request, response);
+            return handle(request, response, route, null);
         }
         return request.receive().asByteArray()
             .reduce(new ByteArrayOutputStream(), (body, chunk) -> {
@@ -62,26 +54,17 @@ public final class WebFluxStack {
                 body.writeBytes(chunk);
                 return body;
             })
-            .flatMap((body) -> handle(request, response, body.toByteArray()))
+            .flatMap((body) -> handle(request, response, route, body.toByteArray()))
             .onErrorResume(BodyTooLarge.class, (tooLarge) -> this.replies.problem(request, response,
                     FrontReplies.requestId(request), ApiException.bodyTooLarge(this.maxBodyBytes)));
     }
 
-    /** Hands the request to WebFlux with the body the front already read. */
-    public Mono<Void> handle(HttpServerRequest request, HttpServerResponse response, byte[] body) {
+    /** Hands the request to WebFlux with the body the front already read (null for none), and its route. */
+    public Mono<Void> handle(HttpServerRequest request, HttpServerResponse response, DoorRoute route, byte[] body) {
         HttpHandler application = this.handler.get();
-        return new ReactorHttpHandlerAdapter((exchange, answer) -> application.handle(withBody(exchange, body), answer))
+        return new ReactorHttpHandlerAdapter((exchange, answer) -> application.handle(
+                new RoutedRequest(exchange, route, body), answer))
             .apply(request, response);
-    }
-
-    private static ServerHttpRequest withBody(ServerHttpRequest request, byte[] body) {
-        return new ServerHttpRequestDecorator(request) {
-
-            @Override
-            public Flux<DataBuffer> getBody() {
-                return Flux.defer(() -> Flux.just(DefaultDataBufferFactory.sharedInstance.wrap(body)));
-            }
-        };
     }
 
     /** A chunked body went past the limit. */

@@ -1,10 +1,15 @@
 package io.queuegate.ingest.noop;
 
+import java.util.Set;
+
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.queuegate.ingest.front.DoorRoute;
 import io.queuegate.ingest.front.FastPath;
 import io.queuegate.ingest.front.FrontReplies;
 import io.queuegate.ingest.front.WebFluxStack;
-import reactor.netty.http.server.HttpServerRoutes;
+import reactor.core.publisher.Mono;
+import reactor.netty.http.server.HttpServerRequest;
+import reactor.netty.http.server.HttpServerResponse;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -20,16 +25,23 @@ import org.springframework.stereotype.Component;
 record NoopRoute(JsonMapper json, FrontReplies replies) implements FastPath {
 
     @Override
-    public void addTo(HttpServerRoutes routes, WebFluxStack webFlux) {
-        routes.post("/bench/noop/{productId}/entries", (request, response) -> request.receive().aggregate()
+    public Set<DoorRoute.Kind> kinds() {
+        return Set.of(DoorRoute.Kind.NOOP_ENTER, DoorRoute.Kind.NOOP_POLL);
+    }
+
+    @Override
+    public Mono<Void> answer(HttpServerRequest request, HttpServerResponse response, DoorRoute route,
+            WebFluxStack webFlux) {
+        long productId = Long.parseLong(route.productId());
+        if (route.kind() == DoorRoute.Kind.NOOP_POLL) {
+            return this.replies.answer(response, HttpResponseStatus.OK, FrontReplies.requestId(request),
+                    new NoopReply(route.token(), productId, "WAITING"));
+        }
+        return request.receive().aggregate()
             .asByteArray()
             .flatMap((body) -> this.replies.answer(response, HttpResponseStatus.ACCEPTED,
                     FrontReplies.requestId(request),
-                    new NoopReply(this.json.readValue(body, NoopRequest.class).userId(),
-                            Long.parseLong(request.param("productId")), "PENDING"))));
-        routes.get("/bench/noop/{productId}/entries/{token}", (request, response) -> this.replies.answer(response,
-                HttpResponseStatus.OK, FrontReplies.requestId(request),
-                new NoopReply(request.param("token"), Long.parseLong(request.param("productId")), "WAITING")));
+                    new NoopReply(this.json.readValue(body, NoopRequest.class).userId(), productId, "PENDING")));
     }
 
     record NoopRequest(String userId) {

@@ -1,19 +1,11 @@
 package io.queuegate.ingest.status;
 
-import java.time.Duration;
 
 import io.queuegate.core.queue.Keyspace;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import reactor.core.Disposable;
-import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
-import reactor.util.retry.Retry;
+import io.queuegate.ingest.ProductChannel;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
-import org.springframework.data.redis.listener.ChannelTopic;
-import org.springframework.data.redis.listener.ReactiveRedisMessageListenerContainer;
 import org.springframework.stereotype.Component;
 
 /**
@@ -29,59 +21,25 @@ import org.springframework.stereotype.Component;
 @Component
 class AdmissionNews implements SmartLifecycle {
 
-    private static final Logger log = LoggerFactory.getLogger(AdmissionNews.class);
-
-    private static final Duration FIRST_RETRY = Duration.ofMillis(500);
-
-    private static final Duration LONGEST_RETRY = Duration.ofSeconds(10);
-
-    private final ReactiveRedisConnectionFactory redis;
-
-    private final ChannelTopic channel;
-
-    private final LineFeeds feeds;
-
-    private volatile Disposable listening;
+    private final ProductChannel news;
 
     AdmissionNews(ReactiveRedisConnectionFactory redis, Keyspace keyspace, LineFeeds feeds) {
-        this.redis = redis;
-        this.channel = ChannelTopic.of(keyspace.admissionsChannel());
-        this.feeds = feeds;
+        // the news only brings a read forward: nothing to catch up on when the subscription is made
+        this.news = new ProductChannel(redis, keyspace.admissionsChannel(), "admissions", () -> { }, feeds::admitted);
     }
 
     @Override
     public void start() {
-        this.listening = Flux
-            .usingWhen(Mono.fromCallable(() -> new ReactiveRedisMessageListenerContainer(this.redis)),
-                    (container) -> container.receive(this.channel),
-                    ReactiveRedisMessageListenerContainer::destroyLater)
-            .retryWhen(Retry.backoff(Long.MAX_VALUE, FIRST_RETRY)
-                .maxBackoff(LONGEST_RETRY)
-                .doBeforeRetry((failure) -> log.warn("Listening for admissions failed, listening again: {}",
-                        failure.failure().toString())))
-            .subscribe((message) -> heard(message.getMessage()));
-    }
-
-    private void heard(String productId) {
-        try {
-            this.feeds.admitted(Long.parseLong(productId));
-        }
-        catch (NumberFormatException ex) {
-            log.debug("ignored a message on the admissions channel that names no product: {}", productId);
-        }
+        this.news.start();
     }
 
     @Override
     public void stop() {
-        Disposable listening = this.listening;
-        if (listening != null) {
-            listening.dispose();
-        }
-        this.listening = null;
+        this.news.stop();
     }
 
     @Override
     public boolean isRunning() {
-        return this.listening != null;
+        return this.news.isRunning();
     }
 }

@@ -6,8 +6,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.queuegate.core.token.Token;
-import io.queuegate.ingest.EntriesPaths;
 import io.queuegate.ingest.IssuedTokens;
+import io.queuegate.ingest.front.DoorRoute;
 import io.queuegate.ingest.front.FrontReplies;
 import io.queuegate.ingest.front.TokenRoute;
 import io.queuegate.web.RequestIds;
@@ -37,7 +37,7 @@ class EntryEventsRoute extends TokenRoute {
     private final JsonMapper json;
 
     EntryEventsRoute(IssuedTokens issued, EntryStreams streams, FrontReplies replies, JsonMapper json) {
-        super(EntriesPaths.TOKEN + "/events", issued, replies);
+        super(DoorRoute.Kind.EVENTS, issued, replies);
         this.streams = streams;
         this.json = json;
     }

@@ -12,6 +12,7 @@ import io.queuegate.core.admission.AdmissionSigner;
 import io.queuegate.core.queue.TokenState;
 import io.queuegate.core.queue.TokenStatus;
 import io.queuegate.core.token.Token;
+import io.queuegate.core.token.TokenProperties;
 import io.queuegate.web.ApiException;
 import io.queuegate.web.ProblemCodes;
 
@@ -32,9 +33,9 @@ class StatusAnswers {
 
     private final PollCoalescer statuses;
 
-    StatusAnswers(PollCoalescer statuses, MeterRegistry metrics, AdmissionKeys keys) {
+    StatusAnswers(PollCoalescer statuses, MeterRegistry metrics, AdmissionKeys keys, TokenProperties tokens) {
         this.statuses = statuses;
-        this.admissions = new AdmissionSigner(keys);
+        this.admissions = new AdmissionSigner(keys, tokens.issuer());
         for (TokenStatus status : TokenStatus.values()) {
             this.polls.put(status, metrics.counter("queuegate.status.polls", "status", status.name()));
         }

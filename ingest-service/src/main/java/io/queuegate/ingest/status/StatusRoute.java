@@ -2,8 +2,8 @@ package io.queuegate.ingest.status;
 
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.queuegate.core.token.Token;
-import io.queuegate.ingest.EntriesPaths;
 import io.queuegate.ingest.IssuedTokens;
+import io.queuegate.ingest.front.DoorRoute;
 import io.queuegate.ingest.front.FrontReplies;
 import io.queuegate.ingest.front.TokenRoute;
 import reactor.core.publisher.Mono;
@@ -24,7 +24,7 @@ class StatusRoute extends TokenRoute {
     private final StatusAnswers answers;
 
     StatusRoute(IssuedTokens issued, StatusAnswers answers, FrontReplies replies) {
-        super(EntriesPaths.TOKEN, issued, replies);
+        super(DoorRoute.Kind.POLL, issued, replies);
         this.answers = answers;
     }
 

@@ -21,6 +21,7 @@ import io.queuegate.core.queue.Leaving;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.token.Token;
 import io.queuegate.core.token.TokenCodec;
+import io.queuegate.core.token.TokenProperties;
 import io.queuegate.ingest.IngestHttpTestSupport;
 import io.queuegate.ingest.LineFixture;
 import org.junit.jupiter.api.Test;
@@ -43,6 +44,9 @@ class EdgeCheckHttpTests extends IngestHttpTestSupport {
 
     @Autowired
     private TokenCodec tokens;
+
+    @Autowired
+    private TokenProperties tokenProperties;
 
     @Autowired
     private Leaving leaving;
@@ -77,7 +81,7 @@ class EdgeCheckHttpTests extends IngestHttpTestSupport {
     private String admitted(long product, String userId, long expiresAt) {
         Token token = this.tokens.issue(product, userId);
         this.redis.opsForZSet().add(QueueKeys.of(product).entry(), userId, expiresAt);
-        return new AdmissionSigner(this.keys).sign(token, expiresAt);
+        return new AdmissionSigner(this.keys, this.tokenProperties.issuer()).sign(token, expiresAt);
     }
 
     private long written(long product) {
@@ -106,7 +110,7 @@ class EdgeCheckHttpTests extends IngestHttpTestSupport {
         assertThat(setCookie).startsWith("qg_admission_" + product + "=")
             .contains("; Path=/", "; HttpOnly", "; SameSite=Lax", "; Secure").containsPattern("Max-Age=(59|60);");
         String admission = cookieValue(setCookie);
-        AdmissionVerifier.Admission verified = AdmissionVerifier.of(this.keys.published()).verify(admission, product)
+        AdmissionVerifier.Admission verified = AdmissionVerifier.of(this.keys.published(), this.tokenProperties.issuer()).verify(admission, product)
             .orElseThrow();
         QueueKeys keys = QueueKeys.of(product);
         assertThat(this.redis.opsForZSet().score(keys.entry(), verified.userId())).isNotNull();
@@ -192,7 +196,7 @@ class EdgeCheckHttpTests extends IngestHttpTestSupport {
         long product = visitorQueue(5, 100);
         long other = visitorQueue(5, 100);
         String valid = admitted(product, "holder", System.currentTimeMillis() + 60_000);
-        String expired = new AdmissionSigner(this.keys).sign(this.tokens.issue(product, "late"),
+        String expired = new AdmissionSigner(this.keys, this.tokenProperties.issuer()).sign(this.tokens.issue(product, "late"),
                 System.currentTimeMillis() - 10_000);
         String othersAdmission = admitted(other, "elsewhere", System.currentTimeMillis() + 60_000);
         String[] parts = valid.split("\\.");

@@ -3,6 +3,7 @@ package io.queuegate.ingest.enter;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
@@ -130,6 +131,30 @@ class IdentityHttpTests extends IngestHttpTestSupport {
         assertThat(this.codec.verify(token, product)).map(Token::lane).hasValue(Lane.PRIORITY);
     }
 
+    /**
+     * A pass is good from its {@code nbf} and for no longer than {@code queuegate.ingest.max-pass-lifetime} (a day):
+     * one valid for a year, or not valid for another hour, is refused like a forged one, and writes nothing.
+     */
+    @Test
+    void aPassValidTooLongOrNotYetIsRefused() throws JOSEException {
+        ECKey shop = new ECKeyGenerator(Curve.P_256).keyID("shop").generate();
+        long product = queue(Identity.PASS, shop);
+        long now = System.currentTimeMillis();
+
+        HttpResponse<String> forAYear = enter(product, "{\"pass\":\"" + pass(shop, "frank", product, null,
+                now + Duration.ofDays(365).toMillis(), null) + "\"}", Map.of());
+        assertThat(forAYear.statusCode()).as(forAYear.body()).isEqualTo(403);
+        assertThat(code(forAYear)).isEqualTo("pass_invalid");
+        HttpResponse<String> notYet = enter(product, "{\"pass\":\"" + pass(shop, "frank", product, null,
+                now + 600_000, now + Duration.ofHours(1).toMillis()) + "\"}", Map.of());
+        assertThat(notYet.statusCode()).as(notYet.body()).isEqualTo(403);
+        assertThat(code(notYet)).isEqualTo("pass_invalid");
+
+        // a day less a minute, valid since a minute ago: taken
+        accepted(enter(product, "{\"pass\":\"" + pass(shop, "frank", product, null,
+                now + Duration.ofDays(1).minusMinutes(1).toMillis(), now - 60_000) + "\"}", Map.of()));
+    }
+
     @Test
     void aVisitorLineLetsAPassHolderEnterAsThePassSubject() throws JOSEException {
         ECKey shop = new ECKeyGenerator(Curve.P_256).keyID("shop").generate();
@@ -152,9 +177,16 @@ class IdentityHttpTests extends IngestHttpTestSupport {
     }
 
     private static String pass(ECKey key, String subject, long product, String lane) throws JOSEException {
+        return pass(key, subject, product, lane, System.currentTimeMillis() + 600_000, null);
+    }
+
+    /** @param notBefore the pass's {@code nbf}, epoch milliseconds; null for none */
+    private static String pass(ECKey key, String subject, long product, String lane, long expiresAt, Long notBefore)
+            throws JOSEException {
         JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder().subject(subject)
             .claim(PassVerifier.PRODUCT, product)
-            .expirationTime(new Date(System.currentTimeMillis() + 600_000));
+            .expirationTime(new Date(expiresAt))
+            .notBeforeTime(notBefore == null ? null : new Date(notBefore));
         if (lane != null) {
             claims.claim(PassVerifier.LANE, lane);
         }

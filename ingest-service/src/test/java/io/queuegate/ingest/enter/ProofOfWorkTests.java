@@ -20,7 +20,7 @@ class ProofOfWorkTests {
 
     private static final String SECRET = "proof-of-work-tests-secret";
 
-    private final ProofOfWork proofOfWork = new ProofOfWork(new TokenProperties(SECRET, null),
+    private final ProofOfWork proofOfWork = new ProofOfWork(new TokenProperties(SECRET, null, "queuegate"),
             new ChallengeProperties(Duration.ofMinutes(10), 1000));
 
     @Test
@@ -63,7 +63,7 @@ class ProofOfWorkTests {
     void anExpiredProofOrOneSignedWithAnotherKeyIsRefused() {
         Challenge expired = this.proofOfWork.challenge(42, "alice", 5_000, Instant.now().minusSeconds(5));
         assertRefused(() -> this.proofOfWork.spend(42, "alice", encoded(solution(expired))), "proof_invalid");
-        ProofOfWork otherKey = new ProofOfWork(new TokenProperties("another-deployments-secret", null),
+        ProofOfWork otherKey = new ProofOfWork(new TokenProperties("another-deployments-secret", null, "queuegate"),
                 new ChallengeProperties(Duration.ofMinutes(10), 1000));
         assertRefused(() -> this.proofOfWork.spend(42, "alice", solved(otherKey, 42, "alice")), "proof_invalid");
     }

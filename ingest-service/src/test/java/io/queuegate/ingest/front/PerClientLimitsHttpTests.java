@@ -94,11 +94,27 @@ class PerClientLimitsHttpTests extends IngestHttpTestSupport {
         assertThat(enter(stranger, "198.51.100.30").statusCode()).isEqualTo(429);
     }
 
+    @Test
+    void anEnterSpelledWithEscapesIsCountedAsTheEnterItIsAnsweredAs() throws Exception {
+        HttpClient one = clientFrom("127.0.0.7");
+        for (int i = 0; i < 3; i++) {
+            assertThat(enter(one, null, "/%65ntries").statusCode()).as("escaped enter %d", i).isEqualTo(202);
+        }
+        assertThat(enter(one, null, "/%65ntries").statusCode()).isEqualTo(429);
+        assertThat(enter(one, null).statusCode()).isEqualTo(429);
+    }
+
     /** A visitor's enter, as a browser sends it. */
     private HttpResponse<String> enter(HttpClient client, String forwardedFor)
             throws IOException, InterruptedException {
+        return enter(client, forwardedFor, "/entries");
+    }
+
+    /** An enter to the product's path followed by {@code entries}, spelled as given. */
+    private HttpResponse<String> enter(HttpClient client, String forwardedFor, String entries)
+            throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + this.port + "/api/v1/queues/" + this.product + "/entries"))
+                URI.create("http://127.0.0.1:" + this.port + "/api/v1/queues/" + this.product + entries))
             .timeout(Duration.ofSeconds(20))
             .header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofString("{}"));

@@ -15,25 +15,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PerClientLimitsTests {
 
     @Test
-    void onlyEntersLeavesPollsChallengesAndStreamsAreCounted() {
-        assertThat(PerClientLimits.kindOf("POST", "/api/v1/queues/42/entries")).isEqualTo(Kind.ENTER);
-        assertThat(PerClientLimits.kindOf("GET", "/api/v1/queues/42/entries/abc")).isEqualTo(Kind.POLL);
-        assertThat(PerClientLimits.kindOf("GET", "/api/v1/queues/42/challenge")).isEqualTo(Kind.POLL);
-        // a leave writes to the log as an enter does
-        assertThat(PerClientLimits.kindOf("DELETE", "/api/v1/queues/42/entries/abc")).isEqualTo(Kind.ENTER);
-        assertThat(PerClientLimits.kindOf("GET", "/api/v1/queues/42/entries/abc/events")).isEqualTo(Kind.POLL);
-        assertThat(PerClientLimits.kindOf("DELETE", "/api/v1/queues/42/entries")).isNull();
-        assertThat(PerClientLimits.kindOf("DELETE", "/api/v1/queues/42/entries/abc/events")).isNull();
-        assertThat(PerClientLimits.kindOf("GET", "/api/v1/queues/42/entries/abc/more")).isNull();
-        assertThat(PerClientLimits.kindOf("GET", "/api/v1/page-settings")).isNull();
-        assertThat(PerClientLimits.kindOf("GET", "/livez")).isNull();
-        assertThat(PerClientLimits.kindOf("POST", "/api/v1/queues/42")).isNull();
-        // a proxy asks the edge check for all its visitors from one address: never held to one client's allowance
-        assertThat(PerClientLimits.kindOf("GET", "/api/v1/queues/42/edge-check")).isNull();
-        assertThat(PerClientLimits.kindOf("GET", "/api/v1/queues/42/return-url")).isNull();
-    }
-
-    @Test
     void aClientPastItsBurstWaitsForTheRefillAndItsOtherKindAndOtherClientsAreUnaffected() {
         PerClientLimits limits = new PerClientLimits(new PerClientProperties(true, 3, 6, 2, 1, 1000),
                 new SimpleMeterRegistry());

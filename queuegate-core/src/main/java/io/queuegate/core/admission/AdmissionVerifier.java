@@ -13,6 +13,7 @@ import com.nimbusds.jose.jwk.source.ImmutableJWKSet;
 import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
 import com.nimbusds.jose.proc.BadJOSEException;
+import com.nimbusds.jose.proc.DefaultJOSEObjectTypeVerifier;
 import com.nimbusds.jose.proc.JWSVerificationKeySelector;
 import com.nimbusds.jose.proc.SecurityContext;
 import com.nimbusds.jwt.JWTClaimsSet;
@@ -21,37 +22,50 @@ import com.nimbusds.jwt.proc.DefaultJWTProcessor;
 
 /**
  * Verifies an admission ({@link AdmissionSigner}) with published keys: ES256 only (so {@code alg: none} and an HMAC
- * signed with a public key are refused), a {@code kid} of the key set, a signature, an {@code exp} not passed (two
- * seconds of clock skew), and the product asked about. Keys come from a JWKS URL (fetched, cached and refreshed when
+ * signed with a public key are refused), a {@code kid} of the key set, a signature, the header's
+ * {@code typ: queuegate-admission+jwt} and the deployment's {@code iss} (so a pass, or any other JWS the same keys
+ * signed, is not an admission), an {@code exp} not passed (two seconds of clock skew), and the product asked about. Keys come from a JWKS URL (fetched, cached and refreshed when
  * an unknown {@code kid} appears, so a rotation is picked up) or a set given.
  */
 public final class AdmissionVerifier {
 
-    private static final Set<String> REQUIRED = Set.of("sub", "exp", "jti", AdmissionSigner.PRODUCT);
+    private static final Set<String> REQUIRED = Set.of("sub", "exp", "jti", "iss", AdmissionSigner.PRODUCT);
 
     private final DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
 
-    private AdmissionVerifier(JWKSource<SecurityContext> keys) {
+    private AdmissionVerifier(JWKSource<SecurityContext> keys, String issuer) {
+        if (issuer == null || issuer.isBlank()) {
+            throw new IllegalArgumentException("admissions are verified for an issuer (queuegate.token.issuer)");
+        }
+        this.processor.setJWSTypeVerifier(new DefaultJOSEObjectTypeVerifier<>(AdmissionSigner.TYPE));
         this.processor.setJWSKeySelector(new JWSVerificationKeySelector<>(JWSAlgorithm.ES256, keys));
         DefaultJWTClaimsVerifier<SecurityContext> claims = new DefaultJWTClaimsVerifier<>(
-                new JWTClaimsSet.Builder().build(), REQUIRED);
+                new JWTClaimsSet.Builder().issuer(issuer).build(), REQUIRED);
         claims.setMaxClockSkew(2);
         this.processor.setJWTClaimsSetVerifier(claims);
     }
 
-    /** Keys from a JWKS URL, such as any Queuegate service's {@code /.well-known/jwks.json}. */
-    public static AdmissionVerifier fromJwksUri(String jwksUri) {
+    /**
+     * Keys from a JWKS URL, such as any Queuegate service's {@code /.well-known/jwks.json}.
+     *
+     * @param issuer the queue deployment's {@code queuegate.token.issuer}: the only {@code iss} taken
+     */
+    public static AdmissionVerifier fromJwksUri(String jwksUri, String issuer) {
         try {
-            return new AdmissionVerifier(JWKSourceBuilder.create(URI.create(jwksUri).toURL()).build());
+            return new AdmissionVerifier(JWKSourceBuilder.create(URI.create(jwksUri).toURL()).build(), issuer);
         }
         catch (MalformedURLException | IllegalArgumentException ex) {
             throw new IllegalArgumentException("not a JWKS URL: " + jwksUri, ex);
         }
     }
 
-    /** Keys given: the published ones of {@link AdmissionKeys}, or a shop's own copy. */
-    public static AdmissionVerifier of(JWKSet keys) {
-        return new AdmissionVerifier(new ImmutableJWKSet<>(keys));
+    /**
+     * Keys given: the published ones of {@link AdmissionKeys}, or a shop's own copy.
+     *
+     * @param issuer the queue deployment's {@code queuegate.token.issuer}: the only {@code iss} taken
+     */
+    public static AdmissionVerifier of(JWKSet keys, String issuer) {
+        return new AdmissionVerifier(new ImmutableJWKSet<>(keys), issuer);
     }
 
     /** The admission's user and token when it is genuine, unexpired and for this product; empty otherwise. */

@@ -3,6 +3,7 @@ package io.queuegate.core.pass;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.text.ParseException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,10 +29,14 @@ import io.queuegate.core.token.UserIds;
 
 /**
  * Verifies a shop's pass: a JWS its backend signed (ES256) with claims {@code sub} (the user id), {@code product},
- * {@code exp} and optionally {@code lane: "priority"}, by the public keys the queue's settings hold
+ * {@code exp} and optionally {@code lane: "priority"} and {@code nbf}, by the public keys the queue's settings hold
  * ({@code passKeys}). Only ES256 is taken, so {@code alg: none} and an HMAC "signed" with a public key are refused;
- * a {@code kid}, when the pass names one, must be in the set. Sixty seconds of clock skew, as JOSE libraries allow by
- * default. One verification is an ECDSA check, about a tenth of a millisecond.
+ * a {@code kid}, when the pass names one, must be in the set; the header's {@code typ}, when given, must be
+ * {@code JWT} (so an admission, {@code queuegate-admission+jwt}, is never a pass). A pass not valid yet ({@code nbf})
+ * is refused, and so is one whose {@code exp} is further off than the deployment's longest pass lifetime
+ * ({@code queuegate.ingest.max-pass-lifetime}): a pass that leaked must stop working soon, whatever the shop signed.
+ * Sixty seconds of clock skew, as JOSE libraries allow by default. One verification is an ECDSA check, about a tenth
+ * of a millisecond.
  */
 public final class PassVerifier {
 
@@ -47,16 +52,44 @@ public final class PassVerifier {
     /** Far longer than a pass with the three claims and a lane (about 300 characters). */
     public static final int MAX_PASS_LENGTH = 4096;
 
+    /** The longest a pass may still be valid for when it is shown, unless the deployment says otherwise. */
+    public static final Duration DEFAULT_MAX_LIFETIME = Duration.ofDays(1);
+
     private static final Set<String> REQUIRED = Set.of("sub", "exp", PRODUCT);
 
-    private final DefaultJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
+    /** The skew allowed on {@code exp}, {@code nbf} and the lifetime bound: nimbus-jose-jwt's default. */
+    private static final long CLOCK_SKEW_MILLIS = DefaultJWTClaimsVerifier.DEFAULT_MAX_CLOCK_SKEW_SECONDS * 1000L;
+
+    private final DefaultJWTProcessor<SecurityContext> processor;
+
+    private final long maxLifetimeMillis;
 
     private PassVerifier(JWKSet keys) {
+        this.processor = new DefaultJWTProcessor<>();
         this.processor.setJWSKeySelector(new JWSVerificationKeySelector<>(JWSAlgorithm.ES256,
                 new ImmutableJWKSet<>(keys)));
+        // checks exp and, when present, nbf, each with the default skew
         DefaultJWTClaimsVerifier<SecurityContext> claims = new DefaultJWTClaimsVerifier<>(
                 new JWTClaimsSet.Builder().build(), REQUIRED);
         this.processor.setJWTClaimsSetVerifier(claims);
+        this.maxLifetimeMillis = DEFAULT_MAX_LIFETIME.toMillis();
+    }
+
+    private PassVerifier(PassVerifier keys, Duration maxLifetime) {
+        this.processor = keys.processor;
+        this.maxLifetimeMillis = maxLifetime.toMillis();
+    }
+
+    /**
+     * This verifier with another bound on how far off a pass's {@code exp} may be when it is shown.
+     *
+     * @param maxLifetime positive; {@code queuegate.ingest.max-pass-lifetime}
+     */
+    public PassVerifier withMaxLifetime(Duration maxLifetime) {
+        if (maxLifetime == null || maxLifetime.isNegative() || maxLifetime.isZero()) {
+            throw new IllegalArgumentException("a pass's longest lifetime must be positive");
+        }
+        return new PassVerifier(this, maxLifetime);
     }
 
     /**
@@ -128,8 +161,8 @@ public final class PassVerifier {
     }
 
     /**
-     * What a genuine, unexpired pass for this product says: whom it was signed for and the lane it grants; empty for
-     * anything else (never an exception).
+     * What a genuine pass for this product, valid now and for no longer than the lifetime bound, says: whom it was
+     * signed for and the lane it grants; empty for anything else (never an exception).
      */
     public Optional<Holder> verify(String pass, long productId) {
         if (pass == null || pass.isEmpty() || pass.length() > MAX_PASS_LENGTH) {
@@ -137,6 +170,10 @@ public final class PassVerifier {
         }
         try {
             JWTClaimsSet claims = this.processor.process(pass, null);
+            if (claims.getExpirationTime().getTime() - System.currentTimeMillis()
+                    > this.maxLifetimeMillis + CLOCK_SKEW_MILLIS) {
+                return Optional.empty();
+            }
             Object product = claims.getClaim(PRODUCT);
             String subject = claims.getSubject();
             if (!(product instanceof Number number) || number.longValue() != productId

@@ -19,6 +19,12 @@ import static io.queuegate.core.queue.ScriptReplies.number;
  */
 public class Admission {
 
+    /**
+     * The most unrelayed changes a product's audit stream holds before its admission step holds, unless the caller
+     * gives its own bound (the worker's {@code queuegate.admission.audit-backlog-limit}).
+     */
+    public static final long AUDIT_BACKLOG_LIMIT = 100_000;
+
     private static final Logger log = LoggerFactory.getLogger(Admission.class);
 
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -50,11 +56,19 @@ public class Admission {
      *        published then, so it must not be guessable before
      */
     public AdmissionResult admit(long productId, long nowMillis, int maxBatch, String seed) {
+        return admit(productId, nowMillis, maxBatch, seed, AUDIT_BACKLOG_LIMIT);
+    }
+
+    /**
+     * @param auditBacklogLimit the most unrelayed changes the product's audit stream may hold: at that many, the step
+     *        holds, changing nothing ({@link AdmissionResult#auditBacklogFull()})
+     */
+    public AdmissionResult admit(long productId, long nowMillis, int maxBatch, String seed, long auditBacklogLimit) {
         QueueKeys keys = this.keyspace.product(productId);
         List<?> reply = this.timer.time("admit_batch", () -> this.redis.execute(QueueScripts.ADMIT_BATCH,
                 List.of(keys.waiting(), keys.entry(), keys.settings(), keys.stats(), keys.audit(), keys.gone(),
                         keys.stock(), keys.seen(), keys.held()),
-                Long.toString(nowMillis), Integer.toString(maxBatch), seed));
+                Long.toString(nowMillis), Integer.toString(maxBatch), seed, "", "", Long.toString(auditBacklogLimit)));
         return announced(productId, result(reply));
     }
 
@@ -66,10 +80,12 @@ public class Admission {
      *
      * @param holder the calling worker's id
      * @param leaseMillis how long the lease lasts from this step unless renewed
+     * @param auditBacklogLimit the most unrelayed changes the product's audit stream may hold: at that many, the step
+     *        holds, changing nothing ({@link AdmissionResult#auditBacklogFull()})
      * @return the step's result, or empty when another worker holds the lease
      */
     public Optional<AdmissionResult> admitAsHolder(long productId, long nowMillis, int maxBatch, String holder,
-            long leaseMillis) {
+            long leaseMillis, long auditBacklogLimit) {
         QueueKeys keys = this.keyspace.product(productId);
         byte[] seed = new byte[16];
         RANDOM.nextBytes(seed);
@@ -77,7 +93,7 @@ public class Admission {
                 List.of(keys.waiting(), keys.entry(), keys.settings(), keys.stats(), keys.audit(), keys.gone(),
                         keys.stock(), keys.seen(), keys.held(), keys.admissionLease()),
                 Long.toString(nowMillis), Integer.toString(maxBatch), HexFormat.of().formatHex(seed), holder,
-                Long.toString(leaseMillis)));
+                Long.toString(leaseMillis), Long.toString(auditBacklogLimit)));
         if (reply != null && reply.size() == 1 && number(reply.getFirst()) == -2) {
             return Optional.empty();
         }
@@ -106,6 +122,7 @@ public class Admission {
             return AdmissionResult.UNKNOWN_QUEUE;
         }
         return new AdmissionResult(number(reply.get(0)), number(reply.get(1)), number(reply.get(2)),
-                number(reply.get(3)), number(reply.get(4)), reply.size() > 5 && number(reply.get(5)) == 1);
+                number(reply.get(3)), number(reply.get(4)), reply.size() > 5 && number(reply.get(5)) == 1,
+                reply.size() > 6 && number(reply.get(6)) == 1);
     }
 }

@@ -19,6 +19,8 @@ public record Keyspace(String prefix) {
 
     private static final String ADMISSIONS_CHANNEL = "admitted";
 
+    private static final String QUEUE_CHANGES_CHANNEL = "queue-changed";
+
     public Keyspace {
         requireUsablePrefix(prefix);
     }
@@ -40,6 +42,16 @@ public record Keyspace(String prefix) {
      */
     public String admissionsChannel() {
         return this.prefix + ADMISSIONS_CHANNEL;
+    }
+
+    /**
+     * The channel a queue's product id is published on once its settings were written ({@link QueueStore#save},
+     * {@link QueueStore#markDeleted}): every ingest reads that queue's settings again at once, so a close or a deletion
+     * refuses enters within a Redis read, however long the ingest had served its copy. A channel, not a key: one per
+     * keyspace; a plain {@code PUBLISH}, which Redis Cluster delivers to the subscribers of every node.
+     */
+    public String queueChangesChannel() {
+        return this.prefix + QUEUE_CHANGES_CHANNEL;
     }
 
     /** The lines' id ({@link QueueKeys#LINE_EPOCH}) in this keyspace. */

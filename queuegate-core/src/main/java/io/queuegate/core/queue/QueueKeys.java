@@ -124,6 +124,15 @@ public record QueueKeys(String prefix, long productId) {
         return tagged("reservations");
     }
 
+    /**
+     * ZSet of the same reservations, booking id → when it was made (epoch ms, by the gate script's clock): the admission
+     * worker's sweeper reads the oldest, and settles those older than the publish timeout and a margin whose booking
+     * service never confirmed them (it was killed between the reservation and its publish, say).
+     */
+    public String reservedAt() {
+        return tagged("reserved-at");
+    }
+
     /** Stream of the line's state changes, relayed to Kafka and trimmed by the audit relay. */
     public String audit() {
         return tagged("audit");
@@ -132,6 +141,11 @@ public record QueueKeys(String prefix, long productId) {
     /** Lease of the worker relaying this product's audit stream. */
     public String auditLease() {
         return tagged("audit-lease");
+    }
+
+    /** Lease of the worker settling this product's stranded reservations. */
+    public String reservationLease() {
+        return tagged("reservation-lease");
     }
 
     /**
@@ -144,6 +158,7 @@ public record QueueKeys(String prefix, long productId) {
 
     public List<String> all() {
         return List.of(waiting(), entry(), gone(), seen(), held(), settings(), stats(), stock(), bookings(),
-                reservations(), audit(), auditLease(), admissionLease(), revoked());
+                reservations(), reservedAt(), audit(), auditLease(), reservationLease(), admissionLease(),
+                revoked());
     }
 }

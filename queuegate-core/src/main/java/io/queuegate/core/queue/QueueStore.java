@@ -10,14 +10,22 @@ import java.util.stream.Collectors;
 import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jose.jwk.JWKSet;
 import io.queuegate.core.pass.PassVerifier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
 import static io.queuegate.core.queue.ScriptReplies.number;
 
-/** Queue settings in Redis, and the registry of configured queues that admission walks. */
+/**
+ * Queue settings in Redis, and the registry of configured queues that admission walks. Every write of settings is
+ * announced on {@link Keyspace#queueChangesChannel()}, so that the ingests, which serve a copy of the settings to every
+ * enter, read them again at once.
+ */
 public class QueueStore {
+
+    private static final Logger log = LoggerFactory.getLogger(QueueStore.class);
 
     @SuppressWarnings("rawtypes")
     private static final RedisScript<List> READ_QUEUE = QueueScripts.of("read_queue", List.class);
@@ -81,6 +89,7 @@ public class QueueStore {
                 // host names and ports hold no comma
                 "returnHosts", settings.returnHosts() == null ? "" : String.join(",", settings.returnHosts()));
         this.redis.opsForSet().add(this.registry, Long.toString(productId));
+        announce(productId);
     }
 
     public Optional<QueueSettings> findSettings(long productId) {
@@ -95,14 +104,14 @@ public class QueueStore {
 
     public Optional<QueueView> find(long productId) {
         QueueKeys keys = this.keyspace.product(productId);
-        List<?> reply = this.redis.execute(READ_QUEUE,
-                List.of(keys.settings(), keys.waiting(), keys.entry(), keys.stats(), keys.stock(), keys.held()));
+        List<?> reply = this.redis.execute(READ_QUEUE, List.of(keys.settings(), keys.waiting(), keys.entry(),
+                keys.stats(), keys.stock(), keys.held(), keys.audit()));
         if (reply == null || reply.isEmpty()) {
             return Optional.empty();
         }
         QueueSettings settings = settings(reply.get(0), reply.get(1), reply.get(2), reply.get(3), reply.get(7),
                 reply.get(8), reply.get(11), reply.get(13), reply.get(14), reply.get(15), reply.get(19),
-                reply.get(20), reply.get(21), reply.get(22), reply.get(23));
+                reply.get(20), reply.get(21), reply.get(22), reply.get(24));
         Object pace = reply.get(9);
         Object stock = reply.get(10);
         Object seed = reply.get(12);
@@ -110,7 +119,7 @@ public class QueueStore {
                 number(reply.get(6)), pace == null ? null : Double.valueOf(pace.toString()),
                 stock == null ? null : Long.valueOf(stock.toString()), seed == null ? null : seed.toString(),
                 number(reply.get(16)), number(reply.get(17)),
-                reply.get(18) == null ? null : Long.valueOf(reply.get(18).toString())));
+                reply.get(18) == null ? null : Long.valueOf(reply.get(18).toString()), number(reply.get(23))));
     }
 
     /**
@@ -131,6 +140,23 @@ public class QueueStore {
     public void markDeleted(long productId, long deletedAt) {
         this.redis.execute(MARK_DELETED, List.of(this.keyspace.product(productId).settings()),
                 Long.toString(deletedAt));
+        announce(productId);
+    }
+
+    /**
+     * Tells every ingest listening that the queue's settings changed, after they were written, so that a read the
+     * message sets off finds them. Only news: a message lost (an ingest reconnecting, a failover, a failed publish)
+     * leaves that ingest's copy to its periodic re-read ({@code queuegate.ingest.queue-cache-ttl}), and the write is
+     * done either way, so a failed publish must not fail it. Sent as the admission step's news is ({@link Admission}),
+     * after the script rather than inside it: the scripts stay about keys alone.
+     */
+    private void announce(long productId) {
+        try {
+            this.redis.convertAndSend(this.keyspace.queueChangesChannel(), Long.toString(productId));
+        }
+        catch (RuntimeException ex) {
+            log.debug("could not announce the change of queue {}: {}", productId, ex.toString());
+        }
     }
 
     /**

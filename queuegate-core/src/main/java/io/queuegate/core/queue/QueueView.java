@@ -12,14 +12,15 @@ package io.queuegate.core.queue;
  * @param held users the operator holds
  * @param revokedTotal places the operator revoked
  * @param deletedAt epoch milliseconds the queue was deleted (it is draining); null while it exists
+ * @param auditBacklog changes in the queue's audit stream that Kafka has not acknowledged yet
  */
 public record QueueView(QueueSettings settings, long waiting, long active, long admittedTotal, Double pace,
-        Long stock, String seed, long held, long revokedTotal, Long deletedAt) {
+        Long stock, String seed, long held, long revokedTotal, Long deletedAt, long auditBacklog) {
 
-    /** A view of a queue nobody held or revoked anything in. */
+    /** A view of a queue nobody held or revoked anything in, whose audit is relayed. */
     public QueueView(QueueSettings settings, long waiting, long active, long admittedTotal, Double pace, Long stock,
             String seed) {
-        this(settings, waiting, active, admittedTotal, pace, stock, seed, 0, 0, null);
+        this(settings, waiting, active, admittedTotal, pace, stock, seed, 0, 0, null, 0);
     }
 
     /** Stock is set and none is left: nobody is admitted until it returns. */

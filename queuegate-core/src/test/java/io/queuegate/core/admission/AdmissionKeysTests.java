@@ -32,6 +32,8 @@ class AdmissionKeysTests {
 
     private static final long IN_A_MINUTE = System.currentTimeMillis() + 60_000;
 
+    private static final String ISSUER = "https://queue.example.com";
+
     @Test
     void theDerivedKeyIsTheSameForOneSecretOnEveryInstanceAndAnotherForAnother() {
         AdmissionKeys one = AdmissionKeys.of(null, SECRET);
@@ -47,17 +49,17 @@ class AdmissionKeysTests {
     @Test
     void anAdmissionIsVerifiedWithThePublishedKeysAloneForItsProductUntilItExpires() {
         AdmissionKeys keys = AdmissionKeys.of(null, SECRET);
-        String admission = new AdmissionSigner(keys).sign(TOKEN, IN_A_MINUTE);
-        AdmissionVerifier verifier = AdmissionVerifier.of(keys.published());
+        String admission = new AdmissionSigner(keys, ISSUER).sign(TOKEN, IN_A_MINUTE);
+        AdmissionVerifier verifier = AdmissionVerifier.of(keys.published(), ISSUER);
         assertThat(verifier.verify(admission, 42)).hasValueSatisfying((Admission a) -> {
             assertThat(a.userId()).isEqualTo("alice");
             assertThat(a.token()).isEqualTo(TOKEN.value());
             assertThat(a.expiresAt()).isEqualTo(IN_A_MINUTE / 1000 * 1000);
         });
         assertThat(verifier.verify(admission, 43)).isEmpty();
-        String expired = new AdmissionSigner(keys).sign(TOKEN, System.currentTimeMillis() - 10_000);
+        String expired = new AdmissionSigner(keys, ISSUER).sign(TOKEN, System.currentTimeMillis() - 10_000);
         assertThat(verifier.verify(expired, 42)).isEmpty();
-        assertThat(AdmissionVerifier.of(AdmissionKeys.of(null, "another-deployments-secret").published())
+        assertThat(AdmissionVerifier.of(AdmissionKeys.of(null, "another-deployments-secret").published(), ISSUER)
             .verify(admission, 42)).isEmpty();
     }
 
@@ -65,24 +67,68 @@ class AdmissionKeysTests {
     void aRotationKeepsTheAdmissionsOfThePreviousKeyValidUntilItIsDropped() throws Exception {
         ECKey old = new ECKeyGenerator(Curve.P_256).keyID("2026-11").generate();
         ECKey current = new ECKeyGenerator(Curve.P_256).keyID("2026-12").generate();
-        String signedByOld = new AdmissionSigner(AdmissionKeys.of(new JWKSet(old).toString(false), SECRET))
+        String signedByOld = new AdmissionSigner(AdmissionKeys.of(new JWKSet(old).toString(false), SECRET), ISSUER)
             .sign(TOKEN, IN_A_MINUTE);
         AdmissionKeys rotated = AdmissionKeys.of(new JWKSet(List.of(current, old)).toString(false), SECRET);
         assertThat(rotated.signing().getKeyID()).isEqualTo("2026-12");
         assertThat(rotated.published().getKeys()).extracting((key) -> key.getKeyID()).containsExactly("2026-12",
                 "2026-11");
-        assertThat(AdmissionVerifier.of(rotated.published()).verify(signedByOld, 42)).isPresent();
-        String signedByCurrent = new AdmissionSigner(rotated).sign(TOKEN, IN_A_MINUTE);
+        assertThat(AdmissionVerifier.of(rotated.published(), ISSUER).verify(signedByOld, 42)).isPresent();
+        String signedByCurrent = new AdmissionSigner(rotated, ISSUER).sign(TOKEN, IN_A_MINUTE);
         assertThat(SignedJWT.parse(signedByCurrent).getHeader().getKeyID()).isEqualTo("2026-12");
         AdmissionKeys dropped = AdmissionKeys.of(new JWKSet(current).toString(false), SECRET);
-        assertThat(AdmissionVerifier.of(dropped.published()).verify(signedByOld, 42)).isEmpty();
-        assertThat(AdmissionVerifier.of(dropped.published()).verify(signedByCurrent, 42)).isPresent();
+        assertThat(AdmissionVerifier.of(dropped.published(), ISSUER).verify(signedByOld, 42)).isEmpty();
+        assertThat(AdmissionVerifier.of(dropped.published(), ISSUER).verify(signedByCurrent, 42)).isPresent();
+    }
+
+    @Test
+    void anAdmissionSaysWhatItIsAndWhoIssuedIt() throws Exception {
+        AdmissionKeys keys = AdmissionKeys.of(null, SECRET);
+        SignedJWT admission = SignedJWT.parse(new AdmissionSigner(keys, ISSUER).sign(TOKEN, IN_A_MINUTE));
+        assertThat(admission.getHeader().getType()).hasToString("queuegate-admission+jwt");
+        assertThat(admission.getJWTClaimsSet().getIssuer()).isEqualTo(ISSUER);
+    }
+
+    /**
+     * Anything else the same keys signed is not an admission, whatever its claims: a pass (a shop that signs its
+     * passes with the queue's keys), a JWS without the admission's type, one of another deployment that shares the
+     * keys, or one that names no issuer.
+     */
+    @Test
+    void aJwsOfTheSameKeysThatIsNotAnAdmissionOfThisIssuerIsRefused() throws Exception {
+        AdmissionKeys keys = AdmissionKeys.of(null, SECRET);
+        AdmissionVerifier verifier = AdmissionVerifier.of(keys.published(), ISSUER);
+        JWTClaimsSet.Builder admissionClaims = new JWTClaimsSet.Builder().subject("alice").claim("product", 42L)
+            .expirationTime(new Date(IN_A_MINUTE)).jwtID(TOKEN.value());
+        JWTClaimsSet pass = new JWTClaimsSet.Builder().subject("alice").claim("product", 42L)
+            .claim("lane", "priority").expirationTime(new Date(IN_A_MINUTE)).build();
+
+        assertThat(verifier.verify(signed(keys, JOSEObjectType.JWT, pass), 42)).as("a pass").isEmpty();
+        assertThat(verifier.verify(signed(keys, null, pass), 42)).as("a pass without typ").isEmpty();
+        assertThat(verifier.verify(signed(keys, JOSEObjectType.JWT, admissionClaims.issuer(ISSUER).build()), 42))
+            .as("an admission's claims, typ JWT").isEmpty();
+        assertThat(verifier.verify(signed(keys, null, admissionClaims.issuer(ISSUER).build()), 42))
+            .as("an admission's claims, no typ").isEmpty();
+        assertThat(verifier.verify(signed(keys, AdmissionSigner.TYPE, admissionClaims.issuer(null).build()), 42))
+            .as("no issuer").isEmpty();
+        assertThat(verifier.verify(new AdmissionSigner(keys, "https://staging.example.com").sign(TOKEN, IN_A_MINUTE),
+                42)).as("another deployment's, same keys").isEmpty();
+        assertThat(verifier.verify(signed(keys, AdmissionSigner.TYPE, admissionClaims.issuer(ISSUER).build()), 42))
+            .as("the admission itself").isPresent();
+        assertThatIllegalArgumentException().isThrownBy(() -> AdmissionVerifier.of(keys.published(), " "));
+    }
+
+    private static String signed(AdmissionKeys keys, JOSEObjectType type, JWTClaimsSet claims) throws Exception {
+        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.ES256).type(type)
+            .keyID(keys.signing().getKeyID()).build(), claims);
+        jwt.sign(new ECDSASigner(keys.signing()));
+        return jwt.serialize();
     }
 
     @Test
     void hostileAdmissionsAreRefused() throws Exception {
         AdmissionKeys keys = AdmissionKeys.of(null, SECRET);
-        AdmissionVerifier verifier = AdmissionVerifier.of(keys.published());
+        AdmissionVerifier verifier = AdmissionVerifier.of(keys.published(), ISSUER);
         JWTClaimsSet claims = new JWTClaimsSet.Builder().subject("mallory").claim("product", 42L)
             .expirationTime(new Date(IN_A_MINUTE)).jwtID(TOKEN.value()).build();
         // alg none
@@ -105,7 +151,7 @@ class AdmissionKeysTests {
         impostor.sign(new ECDSASigner(attacker));
         assertThat(verifier.verify(impostor.serialize(), 42)).isEmpty();
         // a genuine one with its payload changed
-        String genuine = new AdmissionSigner(keys).sign(TOKEN, IN_A_MINUTE);
+        String genuine = new AdmissionSigner(keys, ISSUER).sign(TOKEN, IN_A_MINUTE);
         String[] parts = genuine.split("\\.");
         String changed = parts[0] + "." + java.util.Base64.getUrlEncoder().withoutPadding()
             .encodeToString(claims.toString().getBytes()) + "." + parts[2];

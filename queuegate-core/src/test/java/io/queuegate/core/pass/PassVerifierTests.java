@@ -59,6 +59,41 @@ class PassVerifierTests {
         assertThat(this.verifier.verify(withoutExpiry(), PRODUCT, "alice")).as("no exp").isEmpty();
     }
 
+    /**
+     * A pass is good from its {@code nbf} (a minute of skew) until its {@code exp}, and only when that is no further
+     * off than the deployment's longest pass lifetime (a day unless set), a minute of skew again.
+     */
+    @Test
+    void aPassIsTakenOnlyWithinItsValidityAndTheLongestLifetime() throws Exception {
+        int day = 24 * 3600;
+        assertThat(this.verifier.verify(pass(this.shop, "alice", PRODUCT, day, null), PRODUCT, "alice"))
+            .as("a day").contains(Lane.GENERAL);
+        assertThat(this.verifier.verify(pass(this.shop, "alice", PRODUCT, day + 300, null), PRODUCT, "alice"))
+            .as("a day and five minutes").isEmpty();
+        assertThat(this.verifier.verify(pass(this.shop, "alice", PRODUCT, 365 * day, null), PRODUCT, "alice"))
+            .as("a year").isEmpty();
+
+        PassVerifier hourly = this.verifier.withMaxLifetime(java.time.Duration.ofHours(1));
+        assertThat(hourly.verify(pass(this.shop, "alice", PRODUCT, 3000, null), PRODUCT, "alice")).isPresent();
+        assertThat(hourly.verify(pass(this.shop, "alice", PRODUCT, 7200, null), PRODUCT, "alice")).isEmpty();
+        assertThatIllegalArgumentException().isThrownBy(() -> this.verifier.withMaxLifetime(java.time.Duration.ZERO));
+
+        assertThat(this.verifier.verify(pass(this.shop, "alice", PRODUCT, 600, null, 300), PRODUCT, "alice"))
+            .as("not valid for five more minutes").isEmpty();
+        assertThat(this.verifier.verify(pass(this.shop, "alice", PRODUCT, 600, null, -60), PRODUCT, "alice"))
+            .as("valid since a minute").isPresent();
+    }
+
+    /** An admission of the queue is not a pass, even where the shop's keys are the queue's. */
+    @Test
+    void aJwsTypedAsSomethingElseIsNotAPass() throws Exception {
+        SignedJWT admission = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.ES256).keyID("shop-1")
+            .type(new com.nimbusds.jose.JOSEObjectType("queuegate-admission+jwt")).build(),
+                claims("alice", PRODUCT, 60, null));
+        admission.sign(new ECDSASigner(this.shop));
+        assertThat(this.verifier.verify(admission.serialize(), PRODUCT, "alice")).isEmpty();
+    }
+
     @Test
     void hostilePassesAreRefusedWithoutAnException() throws Exception {
         String good = pass(this.shop, "alice", PRODUCT, 60, "priority");
@@ -130,8 +165,19 @@ class PassVerifierTests {
 
     static String pass(ECKey key, String userId, long productId, int expiresInSeconds, String lane)
             throws JOSEException {
+        return pass(key, userId, productId, expiresInSeconds, lane, null);
+    }
+
+    /** @param validInSeconds the {@code nbf}, from now; null for none */
+    static String pass(ECKey key, String userId, long productId, int expiresInSeconds, String lane,
+            Integer validInSeconds) throws JOSEException {
+        JWTClaimsSet claims = claims(userId, productId, expiresInSeconds, lane);
+        if (validInSeconds != null) {
+            claims = new JWTClaimsSet.Builder(claims)
+                .notBeforeTime(new Date(System.currentTimeMillis() + validInSeconds * 1000L)).build();
+        }
         SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.ES256).keyID(key.getKeyID()).build(),
-                claims(userId, productId, expiresInSeconds, lane));
+                claims);
         jwt.sign(new ECDSASigner(key));
         return jwt.serialize();
     }

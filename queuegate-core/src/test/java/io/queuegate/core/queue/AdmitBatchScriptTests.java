@@ -3,9 +3,15 @@ package io.queuegate.core.queue;
 import java.util.List;
 import java.util.Map;
 
+import io.queuegate.core.testing.UnrelayedChanges;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+
+import org.springframework.data.domain.Range;
+import org.springframework.data.redis.connection.Limit;
+import org.springframework.data.redis.connection.stream.MapRecord;
+import org.springframework.data.redis.connection.stream.RecordId;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -433,5 +439,70 @@ class AdmitBatchScriptTests extends RedisScriptTestSupport {
             map.put((String) pairs[i], (Double) pairs[i + 1]);
         }
         return map;
+    }
+
+    @Test
+    void atTheAuditBoundTheStepHoldsChangingNothingAndAdmitsOnceTheRelayCaughtUp() {
+        configure(10, 100, 1, true);
+        this.line.append(this.product, tokens("t", 6));
+        assertThat(this.admission.admit(this.product, NOW, 2, "seed", 3).admitted()).isEqualTo(2);
+        // the admission and a leave, neither relayed: below the bound of three, the next step goes on (and writes two)
+        UnrelayedChanges.add(redis, this.keys.audit(), 1);
+        assertThat(redis.opsForStream().size(this.keys.audit())).isEqualTo(2);
+
+        AdmissionResult atTwo = this.admission.admit(this.product, NOW + 2_000, 2, "seed", 3);
+        assertThat(atTwo.auditBacklogFull()).isFalse();
+        assertThat(atTwo.admitted()).isEqualTo(2);
+        assertThat(atTwo.expired()).isEqualTo(2);
+        assertThat(redis.opsForStream().size(this.keys.audit())).isEqualTo(4);
+
+        // at the bound: nobody admitted, nobody expired (the entries ran out at NOW + 3,000), nothing written
+        Map<Object, Object> stats = redis.opsForHash().entries(this.keys.stats());
+        List<String> entries = entry();
+        List<String> line = waiting();
+        AdmissionResult held = this.admission.admit(this.product, NOW + 5_000, 2, "seed", 3);
+        assertThat(held).isEqualTo(new AdmissionResult(0, 0, 2, 2, 0, false, true));
+        assertThat(entry()).isEqualTo(entries);
+        assertThat(waiting()).isEqualTo(line);
+        assertThat(redis.opsForHash().entries(this.keys.stats())).isEqualTo(stats);
+        assertThat(redis.opsForStream().size(this.keys.audit())).isEqualTo(4);
+
+        // the relay publishes two: below the bound, the step expires and admits again
+        List<MapRecord<String, Object, Object>> relayed = redis
+            .opsForStream()
+            .range(this.keys.audit(), Range.unbounded(),
+                    Limit.limit().count(2));
+        redis.opsForStream().delete(this.keys.audit(), relayed.stream()
+            .map(MapRecord::getId)
+            .toArray(RecordId[]::new));
+        AdmissionResult resumed = this.admission.admit(this.product, NOW + 6_000, 2, "seed", 3);
+        assertThat(resumed.auditBacklogFull()).isFalse();
+        assertThat(resumed.expired()).isEqualTo(2);
+        assertThat(resumed.admitted()).isEqualTo(2);
+    }
+
+    @Test
+    void noChangeIsTrimmedHoweverLongTheRelayIsAway() {
+        configure(10, 100, 60, true);
+        this.line.append(this.product, tokens("t", 3));
+        // more than the 100,000 the stream was once capped at, none of them relayed
+        UnrelayedChanges.add(redis, this.keys.audit(), 100_200);
+        String first = UnrelayedChanges.firstId(redis, this.keys.audit());
+
+        assertThat(this.admission.admit(this.product, NOW, 100, "seed", 200_000).admitted()).isEqualTo(3);
+
+        assertThat(redis.opsForStream().size(this.keys.audit())).isEqualTo(100_201);
+        assertThat(UnrelayedChanges.firstId(redis, this.keys.audit())).isEqualTo(first);
+    }
+
+    @Test
+    void theDefaultBoundIsAHundredThousandUnrelayedChanges() {
+        configure(10, 100, 60, true);
+        this.line.append(this.product, tokens("t", 3));
+        UnrelayedChanges.add(redis, this.keys.audit(), 100_000);
+
+        assertThat(this.admission.admit(this.product, NOW, 100).auditBacklogFull()).isTrue();
+        assertThat(waiting()).hasSize(3);
+        assertThat(redis.opsForStream().size(this.keys.audit())).isEqualTo(100_000);
     }
 }

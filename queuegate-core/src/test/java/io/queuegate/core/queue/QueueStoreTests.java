@@ -1,12 +1,49 @@
 package io.queuegate.core.queue;
 
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.Test;
 
+import org.springframework.data.redis.connection.RedisConnection;
+
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class QueueStoreTests extends RedisScriptTestSupport {
+
+    /** Every write of a queue's settings is announced, after it is in Redis, for the ingests' copies. */
+    @Test
+    void aSaveAndADeletionAreAnnouncedOnTheQueueChangesChannel() {
+        List<String> heard = new CopyOnWriteArrayList<>();
+        RedisConnection subscriber = redis.getRequiredConnectionFactory().getConnection();
+        try {
+            subscriber.subscribe((message, pattern) -> {
+                String product = new String(message.getBody(), StandardCharsets.UTF_8);
+                // read when heard, as an ingest does: off the connection's thread, which must not wait on Redis
+                CompletableFuture.runAsync(() -> heard.add(product + ":" + this.store
+                    .findSettings(Long.parseLong(product)).map(QueueSettings::open).orElse(null)));
+            }, Keyspace.DEFAULT.queueChangesChannel().getBytes(StandardCharsets.UTF_8));
+            await().atMost(Duration.ofSeconds(5)).until(subscriber::isSubscribed);
+
+            this.store.save(this.product, new QueueSettings(5, 40, 300, true));
+            await().atMost(Duration.ofSeconds(5)).until(() -> heard.contains(this.product + ":true"));
+            this.store.save(this.product, new QueueSettings(5, 40, 300, false));
+            await().atMost(Duration.ofSeconds(5)).until(() -> heard.contains(this.product + ":false"));
+            heard.clear();
+            this.store.save(this.product, new QueueSettings(5, 40, 300, true));
+            await().atMost(Duration.ofSeconds(5)).until(() -> heard.contains(this.product + ":true"));
+            heard.clear();
+            this.store.markDeleted(this.product, 1_000);
+            await().atMost(Duration.ofSeconds(5)).until(() -> heard.contains(this.product + ":false"));
+        }
+        finally {
+            subscriber.close();
+        }
+    }
 
     @Test
     void unknownQueueIsEmpty() {
@@ -101,10 +138,14 @@ class QueueStoreTests extends RedisScriptTestSupport {
         this.line.append(this.product, tokens("t", 7));
         this.admission.admit(this.product, NOW, 100);
 
-        assertThat(this.store.find(this.product)).contains(new QueueView(settings, 4, 3, 3, null, null, null));
+        // the audit stream holds the step's ADMITTED change until a relay publishes it
+        assertThat(this.store.find(this.product))
+            .contains(new QueueView(settings, 4, 3, 3, null, null, null, 0, 0, null, 1));
 
+        // the second step expires three (EXPIRED) and admits three (ADMITTED)
         this.admission.admit(this.product, NOW + 10_000, 100);
-        assertThat(this.store.find(this.product)).contains(new QueueView(settings, 1, 3, 6, null, null, null));
+        assertThat(this.store.find(this.product))
+            .contains(new QueueView(settings, 1, 3, 6, null, null, null, 0, 0, null, 3));
     }
 
     @Test
@@ -172,7 +213,7 @@ class QueueStoreTests extends RedisScriptTestSupport {
     void keysOfOneProductShareOneHashTag() {
         List<String> all = QueueKeys.of(42).all();
 
-        assertThat(all).hasSize(14).doesNotHaveDuplicates().allSatisfy((key) -> assertThat(key).endsWith(":{42}"));
+        assertThat(all).hasSize(16).doesNotHaveDuplicates().allSatisfy((key) -> assertThat(key).endsWith(":{42}"));
         assertThat(QueueKeys.REGISTRY).doesNotContain("{");
     }
 

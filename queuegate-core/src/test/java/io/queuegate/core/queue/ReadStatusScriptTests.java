@@ -112,7 +112,7 @@ class ReadStatusScriptTests extends RedisScriptTestSupport {
         configure(2, 25, 60, true);
         this.line.append(this.product, List.of("a"));
         this.admission.admit(this.product, NOW, 100);
-        // what consume_entry leaves behind: out of entry, in gone
+        // what consume_admission leaves behind: out of entry, in gone
         redis.opsForZSet().remove(this.keys.entry(), "a");
         redis.opsForSet().add(this.keys.gone(), "a");
 

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.queuegate.core.queue.QueueScripts;
+import io.queuegate.core.testing.UnrelayedChanges;
 import io.queuegate.web.ApiException;
 import io.queuegate.web.ProblemCodes;
 import org.junit.jupiter.api.Test;
@@ -16,11 +17,11 @@ import org.springframework.http.HttpStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
-/** consume_entry.lua and release_reservation.lua, run with fixed clocks against the real Redis. */
-class ConsumeEntryScriptTests extends GateRedisTestSupport {
+/** consume_admission.lua and release_reservation.lua, run with fixed clocks against the real Redis. */
+class ConsumeAdmissionScriptTests extends GateRedisTestSupport {
 
     @SuppressWarnings("rawtypes")
-    private static final RedisScript<List> CONSUME = QueueScripts.of("consume_entry", List.class);
+    private static final RedisScript<List> CONSUME = QueueScripts.of("consume_admission", List.class);
 
     private static final long EXPIRES = NOW + 60_000;
 
@@ -147,14 +148,7 @@ class ConsumeEntryScriptTests extends GateRedisTestSupport {
         stock(5);
         redis.opsForHash().put(this.keys.stats(), "run", "a-process-before-the-restart");
 
-        assertThat(consume(token, 1, NOW, this.product + "-b1", "{}")).containsExactly("RESTORING");
-        assertThatExceptionOfType(ApiException.class)
-            .isThrownBy(() -> this.gate.reserve(this.product, token, 1, NOW))
-            .satisfies((ex) -> {
-                assertThat(ex.code()).isEqualTo(ProblemCodes.UNAVAILABLE);
-                assertThat(ex.status()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
-                assertThat(ex.retryAfter()).isNotNull();
-            });
+        assertUnavailable(token, "RESTORING");
         assertThat(entryScore(token)).isEqualTo((double) EXPIRES);
         assertThat(stockValue()).isEqualTo("5");
         assertThat(bookings()).isEmpty();
@@ -238,6 +232,62 @@ class ConsumeEntryScriptTests extends GateRedisTestSupport {
         assertThat(audit()).isEmpty();
     }
 
+    /**
+     * The audit stream is trimmed only by the relay: at the gate's bound a reservation takes nothing and writes
+     * nothing (503), so no change is dropped; a release, which undoes what was taken, is never refused.
+     */
+    @Test
+    void atTheAuditBoundNothingIsReservedAndAReleaseStillGoesThrough() {
+        String token = admittedWithStock("gina", EXPIRES, 5);
+        String other = token("hank");
+        admit(other, EXPIRES);
+        Reservation earlier = this.gate.reserve(this.product, other, 1, NOW);
+        UnrelayedChanges.add(redis, this.keys.audit(), (int) AUDIT_BACKLOG_LIMIT - 1);
+        List<Map<Object, Object>> audit = audit();
+        assertThat(audit).hasSize((int) AUDIT_BACKLOG_LIMIT);
+
+        assertUnavailable(token, "AUDIT_BACKLOG");
+        assertThat(entryScore(token)).isEqualTo((double) EXPIRES);
+        assertThat(stockValue()).isEqualTo("4");
+        assertThat(bookings()).containsOnlyKeys(earlier.bookingId());
+        assertThat(audit()).isEqualTo(audit);
+
+        assertThat(this.gate.release(earlier)).isTrue();
+        assertThat(stockValue()).isEqualTo("5");
+        assertThat(audit()).hasSize((int) AUDIT_BACKLOG_LIMIT + 1);
+        assertThat(audit().getLast()).containsEntry("type", "RESTORED").containsEntry("bookingId", earlier.bookingId());
+    }
+
+    /** Once the stream held 100,000 changes, every write trimmed the oldest; the relay is the only trimmer now. */
+    @Test
+    void noChangeIsTrimmedHoweverLongTheRelayIsAway() {
+        String token = admittedWithStock("ivan", EXPIRES, 5);
+        UnrelayedChanges.add(redis, this.keys.audit(), 100_200);
+        String first = UnrelayedChanges.firstId(redis, this.keys.audit());
+
+        assertThat(consume(token, 1, NOW, this.product + "-b1", "{}", 200_000)).first().isEqualTo("RESERVED");
+        Reservation reservation = new Reservation(this.product + "-b1", this.product, "ivan", 1, token, EXPIRES, NOW);
+        assertThat(this.gate.release(reservation)).isTrue();
+
+        assertThat(redis.opsForStream().size(this.keys.audit())).isEqualTo(100_202);
+        assertThat(UnrelayedChanges.firstId(redis, this.keys.audit())).isEqualTo(first);
+    }
+
+    /**
+     * The script answers {@code status}, and the wrapper, asked the same, refuses with 503 and a Retry-After: a refusal
+     * that passes, not a verdict on the token.
+     */
+    private void assertUnavailable(String token, String status) {
+        assertThat(consume(token, 1, NOW, this.product + "-b1", "{}")).containsExactly(status);
+        assertThatExceptionOfType(ApiException.class)
+            .isThrownBy(() -> this.gate.reserve(this.product, token, 1, NOW))
+            .satisfies((ex) -> {
+                assertThat(ex.code()).isEqualTo(ProblemCodes.UNAVAILABLE);
+                assertThat(ex.status()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
+                assertThat(ex.retryAfter()).isNotNull();
+            });
+    }
+
     /** No booking, no counter and no audit record: the script refused before its first write. */
     private void assertNothingRecorded() {
         assertThat(bookings()).isEmpty();
@@ -245,12 +295,18 @@ class ConsumeEntryScriptTests extends GateRedisTestSupport {
         assertThat(audit()).isEmpty();
     }
 
-    @SuppressWarnings("unchecked")
     private List<String> consume(String token, int quantity, long now, String bookingId, String record) {
+        return consume(token, quantity, now, bookingId, record, AUDIT_BACKLOG_LIMIT);
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<String> consume(String token, int quantity, long now, String bookingId, String record,
+            long auditBacklogLimit) {
         List<Object> reply = redis.execute(CONSUME,
                 List.of(this.keys.entry(), this.keys.stock(), this.keys.bookings(), this.keys.stats(),
-                        this.keys.audit(), this.keys.reservations(), this.keys.gone()),
-                userNamedBy(token), Integer.toString(quantity), Long.toString(now), bookingId, record);
+                        this.keys.audit(), this.keys.reservations(), this.keys.gone(), this.keys.reservedAt()),
+                userNamedBy(token), Integer.toString(quantity), Long.toString(now), bookingId, record,
+                Long.toString(auditBacklogLimit));
         assertThat(reply).isNotNull();
         return reply.stream().map(String::valueOf).toList();
     }
