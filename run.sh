@@ -7,7 +7,8 @@
 #   ./run.sh status       show what is running
 #   ./run.sh train        build, make the JDK's AOT cache of each service for this build if it has none, then stop
 #                         (used with QG_AOT_CACHE=on)
-# Options: --no-build (skip the Maven build), --no-demo (skip creating demo queue 1).
+# Options: --no-build (skip the Maven build), --no-demo (skip creating demo queue 1), --edge (also start nginx on
+#          127.0.0.1:8070 in front of a tiny demo origin, protected by demo queue 1: ops/edge/edge.sh; needs nginx).
 # Environment: ADMIN_TOKEN (default: generated once, kept in .local/admin-token),
 #              QUEUE_TOKEN_SECRET (default: generated once, kept in .local/token-secret; the services refuse a
 #              secret under 32 bytes or one written in the repository), ENTER_KEY (the key a shop's backend enters
@@ -40,6 +41,7 @@ ADMIN_TOKEN_FILE="$LOCAL_DIR/admin-token"
 TOKEN_SECRET_FILE="$LOCAL_DIR/token-secret"
 ENTER_KEY_FILE="$LOCAL_DIR/enter-key"
 HEALTH_TIMEOUT="${HEALTH_TIMEOUT:-240}"
+EDGE_DIR="$LOCAL_DIR/edge"
 export KAFKA_SECURITY="${KAFKA_SECURITY:-none}"
 export REDIS_PORT="${REDIS_PORT:-6379}"
 
@@ -72,6 +74,10 @@ stop_all() {
         rm -f "$KAFKA_MARKER"
     fi
     "$ROOT/scripts/redis.sh" stop || true
+    if [ -f "$EDGE_DIR/nginx.pid" ]; then
+        "$ROOT/ops/edge/edge.sh" nginx-stop "$EDGE_DIR" || true
+        echo "stopped: the demo edge (nginx)"
+    fi
 }
 
 show_status() {
@@ -212,6 +218,10 @@ wait_healthy() {
 create_demo() {
     local body code i
     body='{"maxActive":100,"admitPerSecond":10,"entryTtlSeconds":300,"open":true}'
+    if [ "$EDGE" = 1 ]; then
+        # the waiting page sends people back to the demo edge only
+        body='{"maxActive":100,"admitPerSecond":10,"entryTtlSeconds":300,"open":true,"returnHosts":["127.0.0.1:8070"]}'
+    fi
     for i in 1 2 3 4 5; do
         code="$(http_status -X PUT "http://127.0.0.1:8081/api/v1/queues/1" \
             -H "Authorization: Bearer $ADMIN_TOKEN" -H 'Content-Type: application/json' -d "$body")"
@@ -313,6 +323,7 @@ watch_services() {
 MODE=foreground
 BUILD=1
 DEMO=1
+EDGE=0
 for arg in "$@"; do
     case "$arg" in
         stop) MODE=stop ;;
@@ -321,6 +332,7 @@ for arg in "$@"; do
         --detach | -d) MODE=detach ;;
         --no-build) BUILD=0 ;;
         --no-demo) DEMO=0 ;;
+        --edge) EDGE=1 ;;
         -h | --help) usage; exit 0 ;;
         *) usage >&2; echo "[queuegate] ERROR: unknown argument: $arg" >&2; exit 2 ;;
     esac
@@ -338,6 +350,14 @@ case "$MODE" in
 esac
 
 command -v curl >/dev/null 2>&1 || die "curl is needed (apt-get install -y curl)"
+if [ "$EDGE" = 1 ]; then
+    command -v nginx >/dev/null 2>&1 || die "--edge needs nginx (apt-get install -y nginx)"
+    for port in 8070 8071; do
+        if port_open "$port"; then
+            die "port $port (the demo edge) is already in use"
+        fi
+    done
+fi
 for svc in "${SERVICES[@]}"; do
     for port in "${PORT[$svc]}" "${MANAGEMENT_PORT[$svc]}"; do
         if port_open "$port"; then
@@ -406,7 +426,17 @@ wait_healthy
 if [ "$DEMO" = 1 ]; then
     create_demo
 fi
+if [ "$EDGE" = 1 ]; then
+    PORT=8070 ORIGIN_PORT=8071 PRODUCT=1 "$ROOT/ops/edge/edge.sh" nginx-start "$EDGE_DIR" >/dev/null
+fi
 print_banner
+if [ "$EDGE" = 1 ]; then
+    cat <<EOF
+  protected site    http://127.0.0.1:8070/          (nginx in front of a demo origin, protected by queue 1: an
+                                                   empty line lets you straight in; once people wait, you wait
+                                                   with them and come back; its configuration: .local/edge/)
+EOF
+fi
 
 if [ "$MODE" = detach ]; then
     CLEANUP=0

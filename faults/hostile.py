@@ -14,6 +14,7 @@ import re
 import socket
 import threading
 import time
+import urllib.parse
 
 import stack as S
 
@@ -313,7 +314,69 @@ def identity_cases(stack, p, pv, genuine, own, add):
             True, expect)
 
 
-def corpus(stack, p, pa, genuine, pw=None, proof=None, pp=None, pv=None, visitor_token=None):
+def edge_cases(stack, p, pv, admission, add):
+    """The edge check a proxy asks (GET .../edge-check) and the waiting page's return URL check: every admission that
+    is not genuine, unexpired and the product's (forged, cut, another product's, unsigned) and every request target
+    that is not one is answered 401 (the proxy sends the visitor to the line), never admitted on the spot, although
+    the visitor line pv is empty and has room; every return URL off the queue's returnHosts (shop.test) is refused.
+    Nothing may be written."""
+    ing = stack.ingest.port
+    check = f"/api/v1/queues/{pv}/edge-check"
+    cookie = f"qg_admission_{pv}="
+    far = int(time.time()) + 3600
+    claims = {"sub": "hx-edge", "product": pv, "exp": far, "jti": "hx-edge-token"}
+    forged = {
+        "a zero signature": jws({"alg": "ES256", "kid": "x"}, claims),
+        "alg none": jws({"alg": "none"}, claims, b""),
+        "HS256 over the claims": jws({"alg": "HS256"}, claims, hmac.new(b"guess", b"x", hashlib.sha256).digest()),
+        "the genuine admission cut short": admission[:-10],
+        "the genuine admission with its signature changed": tampered(admission),
+        "the genuine admission with its claims swapped": admission.split(".")[0] + "." + b64url(
+            json.dumps({**claims, "product": pv}).encode()) + "." + admission.split(".")[2],
+        "an empty value": "",
+        "4 KB of garbage": "A" * 4096,
+        "three dots": "...",
+    }
+    unauthorized = (401, None)
+    target = ["X-Original-URI: /tickets?seat=A1", "X-Forwarded-Host: shop.test"]
+    for name, bad in forged.items():
+        add("edge", f"cookie: {name}", ing, raw("GET", check, [*target, f"Cookie: {cookie}{bad}"]), True,
+            unauthorized)
+        add("edge", f"back from the line: {name}", ing,
+            raw("GET", check, [f"X-Original-URI: /tickets?qg_admission={bad}", "X-Forwarded-Host: shop.test"]), True,
+            unauthorized)
+    add("edge", "another product's genuine admission as the cookie", ing,
+        raw("GET", f"/api/v1/queues/{p}/edge-check", [*target, f"Cookie: qg_admission_{p}={admission}"]), True,
+        unauthorized)
+    add("edge", "//evil with a forged admission", ing,
+        raw("GET", check, ["X-Original-URI: //evil.example/x?qg_admission=" + forged["a zero signature"],
+                           "X-Forwarded-Host: shop.test"]), True, unauthorized)
+    for name, uri in {"javascript: as the target": "javascript:alert(1)", "an absolute URL as the target":
+                      "https://evil.example/", "a 3 KB target": "/" + "a" * 3000, "a quote in the target":
+                      '/t?x="><script>', "a backslash in the target": "/\\evil.example/"}.items():
+        add("edge", name, ing, raw("GET", check, [f"X-Original-URI: {uri}", "X-Forwarded-Host: shop.test"]), True,
+            unauthorized)
+    add("edge", "a forged cookie from a host the queue does not return to", ing,
+        raw("GET", check, ["X-Original-URI: /", "X-Forwarded-Host: evil.example",
+                           f"Cookie: {cookie}{forged['a zero signature']}"]), True, unauthorized)
+    add("edge", "a 20 KB cookie", ing, raw("GET", check, [*target, f"Cookie: {cookie}" + "A" * 20000]), True)
+    add("edge", "200 cookies", ing,
+        raw("GET", check, [*target, "Cookie: " + "; ".join(f"c{i}={'x' * 60}" for i in range(200))
+                           + f"; {cookie}{forged['a zero signature']}"]), True, unauthorized)
+    refused = (400, "return_url_refused")
+    for name, url in {"another host": "https://evil.example/", "//evil": "//evil.example/x",
+                      "javascript:": "javascript:alert(document.cookie)", "data:": "data:text/html,<script>",
+                      "user information naming the host": "https://shop.test@evil.example/",
+                      "a backslash after the host": "https://shop.test\\@evil.example/",
+                      "the host as a subdomain": "https://shop.test.evil.example/", "another port":
+                      "https://shop.test:444/", "a relative path": "/tickets", "ftp:": "ftp://shop.test/",
+                      "an encoded newline": "https://shop.test/%0d%0aSet-Cookie:x=1\n"}.items():
+        add("edge", f"return URL: {name}", ing,
+            raw("GET", f"/api/v1/queues/{pv}/return-url?url=" + urllib.parse.quote(url, safe="")), True, refused)
+
+
+def corpus(stack, p, pa, genuine, pw=None, proof=None, pp=None, pv=None, visitor_token=None,
+           visitor_admission=None):
     """At least 200 requests no client should be able to turn into a write: each must get a 4xx (never a 5xx,
     never a dropped connection), and none may change Redis or publish an event. p is a line of identity "trusted":
     its enters carry the enter key, so that what is wrong in each is what the case says, not the missing key."""
@@ -649,6 +712,8 @@ def corpus(stack, p, pa, genuine, pw=None, proof=None, pp=None, pv=None, visitor
         pass_cases(stack, pp, add)
     if pv is not None:
         identity_cases(stack, p, pv, genuine, visitor_token, add)
+    if pv is not None and visitor_admission is not None:
+        edge_cases(stack, p, pv, visitor_admission, add)
     return cases
 
 

@@ -1142,7 +1142,7 @@ def hostile_input(stack, api):
     api.configure(pw, 2, 1000, 600, challengeMaxNumber=1000)
     # a visitor line, and one visitor's token in it, for the identity group's refusals
     pv = S.new_product()
-    api.configure(pv, 2, 1000, 600, identity=VISITOR)
+    api.configure(pv, 2, 1000, 600, identity=VISITOR, returnHosts=["shop.test"])
     visitor_token = S.wait_for(lambda: (api.enter(pv, None, timeout=20).json() or {}).get("token"), 30, 0.2)
     # an invite-only line whose passes are signed by a key nobody holds: every pass the corpus tries is forged
     pp = S.new_product()
@@ -1158,7 +1158,8 @@ def hostile_input(stack, api):
     time.sleep(0.5)
     before = hostile.snapshot(redis, (p, pa, pw, pv, pp))
     sent_before = hostile.producer_sends(stack.ingest.management)
-    cases = hostile.corpus(stack, p, pa, genuine, pw, proof, pp, pv, visitor_token)
+    visitor_admission = (api.status(pv, visitor_token).json() or {}).get("admission")
+    cases = hostile.corpus(stack, p, pa, genuine, pw, proof, pp, pv, visitor_token, visitor_admission)
     results = hostile.run(cases)
     time.sleep(3)  # anything that reached Kafka has reached Redis by now
     after = hostile.snapshot(redis, (p, pa, pw, pv, pp))
@@ -1180,8 +1181,9 @@ def hostile_input(stack, api):
             dropped[:8])
     expected = [(c, st) for c, st, _ in results if c.expect]
     unlike = [(c.name, st, c.code) for c, st in expected if (st, c.code) != c.expect]
-    R.check(sc, f"who may enter as whom: each of the {len(expected)} identity cases answered its status and code "
-                "(400 user_id_not_accepted / invalid_token, 401 enter_key_required / enter_key_invalid, ...)",
+    R.check(sc, f"who may enter as whom, and what the edge lets pass: each of the {len(expected)} identity and edge "
+                "cases answered its status and code (400 user_id_not_accepted / invalid_token / return_url_refused, "
+                "401 enter_key_required / enter_key_invalid, 401 from the edge check, ...)",
             expected and not unlike, unlike[:8])
     R.check(sc, "0 writes accepted (no 2xx on a write)", not writes, writes[:8])
     R.check(sc, "0 writes: Redis unchanged", not changed, changed[:8])

@@ -8,6 +8,11 @@
  * followed again after a reload, as is one whose token the shop's link carried (#token=). Whether the line lets the
  * page join at all (identity "trusted": only the shop does; "pass": only with the shop's pass) the page learns from
  * the answer, and says where to go instead. Having left, or being done, a person joins again with the button.
+ *
+ * Sent here by a proxy that protects a shop's site (/queues/42?return=<the URL they asked for>), a person is sent back
+ * there when their turn comes, with their admission in the one parameter the proxy reads (qg_admission), and the
+ * proxy lets them in. The page sends nobody anywhere the server has not said the queue returns people to (its
+ * returnHosts): another host, javascript: or //evil is never followed.
  */
 (function () {
   'use strict';
@@ -29,6 +34,8 @@
    * never saved, and already out of the address bar.
    */
   var pass = null;
+  /** Where to send the person back to when their turn comes, as the server allowed it; null to stay here. */
+  var returnUrl = null;
   /** What the page saves as the outcome of a place the person left: the next visit offers to join, not joins. */
   var LEFT = 'LEFT';
 
@@ -190,6 +197,10 @@
   }
 
   function showAvailable(status) {
+    if (returnUrl && status.admission) {
+      goBack(status.admission);
+      return;
+    }
     expiresAtHere = status.expiresAt - (status.clockOffsetMs || 0);
     if ($('available-view').hidden || soldOutTurn) {
       soldOutTurn = false;
@@ -483,6 +494,37 @@
     }
   }
 
+  /** Back to the protected site, with the admission in the parameter its proxy reads; no history entry for here. */
+  function goBack(admission) {
+    var url = new URL(returnUrl);
+    url.searchParams.set('qg_admission', admission);
+    stopAll();
+    say(t('available.heading'));
+    location.replace(url.href);
+  }
+
+  /**
+   * The URL the proxy sent this person from (?return=), once the server said the queue returns people there; null
+   * without one, or when it is refused, and the page then works as it does without.
+   */
+  async function allowedReturn(productId) {
+    var asked = new URLSearchParams(location.search).get('return');
+    if (!asked) {
+      return null;
+    }
+    try {
+      var response = await fetch('/api/v1/queues/' + productId + '/return-url?url=' + encodeURIComponent(asked),
+          { cache: 'no-store' });
+      if (response.ok) {
+        var url = (await response.json()).url;
+        return /^https?:\/\//.test(url) ? url : null;
+      }
+    } catch (e) {
+      // not sent back: the page still lets the person wait and book here
+    }
+    return null;
+  }
+
   async function pageSettings() {
     try {
       var response = await fetch('/api/v1/page-settings', { cache: 'no-store' });
@@ -538,6 +580,7 @@
     // read before anything else, so that the pass or token leaves the address bar at once
     var link = Queuegate.fromLink();
     var settings = await pageSettings();
+    returnUrl = await allowedReturn(productId);
     line = Queuegate.line({ productId: productId, bookingUrl: settings.bookingUrl });
     pass = link.pass;
     if (link.token && !pass) {

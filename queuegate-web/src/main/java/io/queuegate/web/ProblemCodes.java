@@ -31,6 +31,12 @@ public final class ProblemCodes {
     public static final String TOO_MANY_HELD = "too_many_held";
     public static final String INTERNAL_ERROR = "internal_error";
     public static final String REQUEST_TIMEOUT = "request_timeout";
+    public static final String RETURN_URL_REFUSED = "return_url_refused";
+    /**
+     * Answered by a proxy that protects a shop's site (ops/edge: nginx, HAProxy), not by a service: a request that
+     * asks for JSON without an admission, 403, with the waiting page's URL.
+     */
+    public static final String QUEUE_REQUIRED = "queue_required";
 
     private ProblemCodes() {
     }

@@ -97,8 +97,11 @@ final class Stack {
         // The waiting page books at booking-service from the browser, so each needs the other's address: the
         // booking port is chosen before either starts.
         int bookingPort = freePort();
+        // the edge (EdgeSystemTests) sends people to the waiting page at ingest's own address, chosen before it starts
+        int ingestPort = freePort();
         this.ingest = start(IngestApplication.class, IngestApplication.CONFIG_NAME,
-                "queuegate.page.booking-url=http://127.0.0.1:" + bookingPort);
+                "queuegate.page.booking-url=http://127.0.0.1:" + bookingPort, "server.port=" + ingestPort,
+                "queuegate.edge.waiting-room-url=http://127.0.0.1:" + ingestPort);
         this.worker = start(AdmissionWorkerApplication.class, AdmissionWorkerApplication.CONFIG_NAME,
                 "queuegate.admission.tick-interval=50ms");
         this.booking = start(BookingApplication.class, BookingApplication.CONFIG_NAME, "server.port=" + bookingPort,
@@ -170,7 +173,7 @@ final class Stack {
         return "http://127.0.0.1:" + port + path;
     }
 
-    private static int freePort() {
+    static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }

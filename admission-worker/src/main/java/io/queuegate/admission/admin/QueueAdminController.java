@@ -45,7 +45,7 @@ record QueueAdminController(QueueStore store, QueuePublisher publisher, EgressUr
     @PutMapping(path = "/{productId}", consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Create or change a queue", description = """
             maxPollsPerSecond, abandonAfterSeconds, opensAt, challengeMaxNumber, inviteOnly, passKeys, passJwksUri, \
-            webhookUrl, webhookSecret and identity are optional; left out, they are off (a change that leaves one out \
+            webhookUrl, webhookSecret, identity and returnHosts are optional; left out, they are off (a change that leaves one out \
             turns it off), except webhookSecret: left out with a webhookUrl, the secret stored is kept; and identity, \
             which is "visitor" when left out ("pass" with the older inviteOnly: true, which is kept working as \
             that).""")
@@ -55,7 +55,8 @@ record QueueAdminController(QueueStore store, QueuePublisher publisher, EgressUr
             is not an http(s) URL, both passKeys and passJwksUri, identity "pass" (or inviteOnly) without either, an \
             identity other than "visitor", "trusted" or "pass", inviteOnly with another identity, a webhookUrl that is not \
             an http(s) URL, a webhookUrl without a webhookSecret (16 to 256 characters) given or stored, or a \
-            webhookSecret without a webhookUrl; a passJwksUri or webhookUrl in plain http, unless the deployment sets \
+            webhookSecret without a webhookUrl; a return host that is not a lower-case host name or address with an \
+            optional port, or more than 20 of them; a passJwksUri or webhookUrl in plain http, unless the deployment sets \
             queuegate.egress.allow-http, or naming an address that is not public (loopback, private, link-local...), \
             unless it sets queuegate.egress.allow-private; nothing is stored""")
     @ApiResponse(responseCode = "503", description = "unavailable: not stored in Kafka, so not stored at all")
@@ -231,13 +232,14 @@ record QueueAdminController(QueueStore store, QueuePublisher publisher, EgressUr
      * @param admissionHold why the admission step holds, admitting nobody while the line waits: "audit_backlog" while
      *        the audit stream holds queuegate.admission.audit-backlog-limit changes Kafka has not acknowledged (Kafka
      *        or the relay away; it admits again once the relay has caught up); null when it does not hold
+     * @param returnHosts the hosts the waiting page and the edge check send people back to; null for none
      */
     record QueueResponse(long productId, int maxActive, int admitPerSecond, int entryTtlSeconds, boolean open,
             Integer maxPollsPerSecond, Integer abandonAfterSeconds, Long opensAt, long waiting, long active,
             long admittedTotal, Double pace, boolean soldOut, String seed, Integer challengeMaxNumber,
             Boolean inviteOnly, List<Map<String, Object>> passKeys, String passJwksUri, String webhookUrl,
             boolean webhookSecretSet, long held, long revokedTotal, Identity identity, Long deletedAt,
-            long auditBacklog, String admissionHold) {
+            long auditBacklog, String admissionHold, List<String> returnHosts) {
 
         /** Why the admission step holds while the audit stream is at its bound ({@code admit_batch.lua}). */
         static final String AUDIT_BACKLOG = "audit_backlog";
@@ -251,7 +253,8 @@ record QueueAdminController(QueueStore store, QueuePublisher publisher, EgressUr
                     settings.inviteOnly(), settings.passKeys(), settings.passJwksUri(), settings.webhookUrl(),
                     settings.webhookSecret() != null, view.held(),
                     view.revokedTotal(), settings.identity(), view.deletedAt(), view.auditBacklog(),
-                    view.auditBacklog() >= admission.auditBacklogLimit() ? AUDIT_BACKLOG : null);
+                    view.auditBacklog() >= admission.auditBacklogLimit() ? AUDIT_BACKLOG : null,
+                    settings.returnHosts());
         }
     }
 

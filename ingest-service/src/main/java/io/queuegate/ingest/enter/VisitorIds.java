@@ -14,7 +14,7 @@ import org.springframework.stereotype.Component;
  * {@link SecureRandom} is synchronized, and at a sale's opening every event loop makes ids at once.
  */
 @Component
-class VisitorIds {
+public class VisitorIds {
 
     static final int RANDOM_BYTES = 16;
 
@@ -36,7 +36,7 @@ class VisitorIds {
     }
 
     /** A new visitor's user id. */
-    String next() {
+    public String next() {
         byte[] bytes = new byte[RANDOM_BYTES];
         this.sources[(int) (Thread.currentThread().threadId() % STRIPES)].nextBytes(bytes);
         return ENCODER.encodeToString(bytes);

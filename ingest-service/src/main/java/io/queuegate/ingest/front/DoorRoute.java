@@ -41,6 +41,11 @@ public record DoorRoute(Kind kind, String productId, String token, PerClientLimi
         EVENTS,
         /** {@code GET /api/v1/queues/{p}/challenge}. */
         CHALLENGE,
+        /**
+         * {@code GET /api/v1/queues/{p}/edge-check}: a proxy asks it for all its visitors from one address, so it is
+         * not limited per client (the caps on connections and on work in flight hold).
+         */
+        EDGE_CHECK,
         /** {@code /livez} or {@code /readyz}, whatever the method: the probes pass every cap. */
         PROBE,
         /** {@code POST /bench/noop/{p}/entries}, the benchmarks' yardstick of an enter. */
@@ -135,6 +140,9 @@ public record DoorRoute(Kind kind, String productId, String token, PerClientLimi
         }
         if (rest == 1 && first.equals("challenge") && method.equals("GET")) {
             return of(Kind.CHALLENGE, product, null);
+        }
+        if (rest == 1 && first.equals("edge-check") && method.equals("GET")) {
+            return of(Kind.EDGE_CHECK, product, null);
         }
         if (rest == 2 && first.equals("entries")) {
             Kind kind = switch (method) {

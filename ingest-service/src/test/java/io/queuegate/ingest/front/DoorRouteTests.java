@@ -23,6 +23,10 @@ class DoorRouteTests {
             "DELETE, /api/v1/queues/42/entries/t, LEAVE, 42, t, ENTER",
             "GET, /api/v1/queues/42/entries/t/events, EVENTS, 42, t, POLL",
             "GET, /api/v1/queues/42/challenge?userId=u, CHALLENGE, 42, -, POLL",
+            // a proxy asks the edge check for all its visitors from one address: no allowance per client
+            "GET, /api/v1/queues/42/edge-check, EDGE_CHECK, 42, -, -",
+            "POST, /api/v1/queues/42/edge-check, OTHER, -, -, -",
+            "GET, /api/v1/queues/42/return-url?url=x, OTHER, -, -, -",
             "GET, /livez, PROBE, -, -, -",
             "POST, /readyz?deep, PROBE, -, -, -",
             "POST, /bench/noop/7/entries, NOOP_ENTER, 7, -, -",

@@ -45,9 +45,11 @@ public class Leaving {
 
     private boolean remove(Token token, String auditType) {
         QueueKeys keys = this.keyspace.product(token.productId());
-        Long removed = this.timer.time("leave_place", () -> this.redis.execute(QueueScripts.LEAVE_PLACE,
-                List.of(keys.waiting(), keys.entry(), keys.gone(), keys.stats(), keys.audit()), token.userId(),
-                Long.toString(ScriptTime.REDIS_TIME), auditType));
+        List<String> touched = "REVOKED".equals(auditType)
+                ? List.of(keys.waiting(), keys.entry(), keys.gone(), keys.stats(), keys.audit(), keys.revoked())
+                : List.of(keys.waiting(), keys.entry(), keys.gone(), keys.stats(), keys.audit());
+        Long removed = this.timer.time("leave_place", () -> this.redis.execute(QueueScripts.LEAVE_PLACE, touched,
+                token.userId(), Long.toString(ScriptTime.REDIS_TIME), auditType));
         return removed != null && removed > 0;
     }
 }

@@ -83,6 +83,16 @@ public record QueueKeys(String prefix, long productId) {
         return tagged("held");
     }
 
+    /**
+     * ZSet of users whose admission the operator revoked, scored by the revoked admission's expiry (epoch ms), kept
+     * until then: an admission is a signed JWS that stays valid until it expires, so whoever checks it without Redis
+     * (the edge check, {@code io.queuegate.ingest.edge}) must also learn of a revoke. Trimmed of past expiries by every
+     * revoke; at most the entries there were.
+     */
+    public String revoked() {
+        return tagged("revoked");
+    }
+
     /** Hash of the queue's settings. */
     public String settings() {
         return tagged("queue");
@@ -148,6 +158,7 @@ public record QueueKeys(String prefix, long productId) {
 
     public List<String> all() {
         return List.of(waiting(), entry(), gone(), seen(), held(), settings(), stats(), stock(), bookings(),
-                reservations(), reservedAt(), audit(), auditLease(), reservationLease(), admissionLease());
+                reservations(), reservedAt(), audit(), auditLease(), reservationLease(), admissionLease(),
+                revoked());
     }
 }

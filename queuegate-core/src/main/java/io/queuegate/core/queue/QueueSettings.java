@@ -8,6 +8,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 
 /**
@@ -38,6 +39,9 @@ import jakarta.validation.constraints.Size;
  *        answered back
  * @param identity who the queue's places belong to ({@link Identity}). Null: {@code pass} for an invite-only queue,
  *        else {@code visitor}, so a setting written before it existed keeps meaning what it meant
+ * @param returnHosts the hosts (with their port when not the scheme's) of the sites a proxy protects with this queue
+ *        (docs/OPERATIONS.md, "Protect a site"): the waiting page sends people back only to a URL on one of them, and
+ *        the edge check only to those. Null: nobody is sent back anywhere
  */
 public record QueueSettings(
         @Schema(example = "1000") @NotNull @Min(1) @Max(10_000_000) Integer maxActive,
@@ -99,7 +103,33 @@ public record QueueSettings(
                 logged-in users by userId with an enter key (Authorization: Bearer). "pass": every enter carries a \
                 pass the shop signed (passKeys or passJwksUri), whose subject is the user id. Unset: "pass" when \
                 inviteOnly is true, else "visitor\"""")
-        Identity identity) {
+        Identity identity,
+        @Schema(example = "[\"shop.example\", \"shop.example:8443\"]", nullable = true, description = """
+                The hosts of the sites a proxy (nginx, HAProxy) protects with this queue: a host name or address, with \
+                its port when it is not the scheme's, 1 to 20 of them. The waiting page sends a person back, with \
+                their admission, only to an http(s) URL on one of them, and the edge check only there; anything else \
+                (another host, javascript:, //evil) is refused. Unset: nobody is sent back""")
+        @Size(min = 1, max = QueueSettings.MAX_RETURN_HOSTS) List<@Pattern(
+                regexp = QueueSettings.RETURN_HOST) String> returnHosts) {
+
+    /** The most {@code returnHosts} a queue takes. */
+    public static final int MAX_RETURN_HOSTS = 20;
+
+    /**
+     * What a return host looks like: a lower-case DNS name or IPv4 address, or a bracketed IPv6 address, with an
+     * optional port. Nothing else (no scheme, path, user or wildcard), so that matching is an exact comparison.
+     */
+    public static final String RETURN_HOST = "^(([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*"
+            + "|\\[[0-9a-f:.]{2,45}])(:[1-9][0-9]{0,4})?$";
+
+    /** Settings without return hosts: a queue that no proxy sends people back from. */
+    public QueueSettings(Integer maxActive, Integer admitPerSecond, Integer entryTtlSeconds, Boolean open,
+            Integer maxPollsPerSecond, Integer abandonAfterSeconds, Long opensAt, Integer challengeMaxNumber,
+            Boolean inviteOnly, List<Map<String, Object>> passKeys, String passJwksUri, String webhookUrl,
+            String webhookSecret, Identity identity) {
+        this(maxActive, admitPerSecond, entryTtlSeconds, open, maxPollsPerSecond, abandonAfterSeconds, opensAt,
+                challengeMaxNumber, inviteOnly, passKeys, passJwksUri, webhookUrl, webhookSecret, identity, null);
+    }
 
     /** A left-out identity takes its default: {@code pass} where the older {@code inviteOnly} says so. */
     public QueueSettings {
@@ -162,7 +192,8 @@ public record QueueSettings(
     public QueueSettings closed() {
         return new QueueSettings(this.maxActive, this.admitPerSecond, this.entryTtlSeconds, false,
                 this.maxPollsPerSecond, this.abandonAfterSeconds, this.opensAt, this.challengeMaxNumber,
-                this.inviteOnly, this.passKeys, this.passJwksUri, this.webhookUrl, this.webhookSecret, this.identity);
+                this.inviteOnly, this.passKeys, this.passJwksUri, this.webhookUrl, this.webhookSecret, this.identity,
+                this.returnHosts);
     }
 
     /** The same settings without the webhook's secret: what may be answered back. */
@@ -174,7 +205,8 @@ public record QueueSettings(
     public QueueSettings withWebhookSecret(String secret) {
         return new QueueSettings(this.maxActive, this.admitPerSecond, this.entryTtlSeconds, this.open,
                 this.maxPollsPerSecond, this.abandonAfterSeconds, this.opensAt, this.challengeMaxNumber,
-                this.inviteOnly, this.passKeys, this.passJwksUri, this.webhookUrl, secret, this.identity);
+                this.inviteOnly, this.passKeys, this.passJwksUri, this.webhookUrl, secret, this.identity,
+                this.returnHosts);
     }
 
     /** Whether the shop is told of each admission: a URL to post to, and a secret to sign with. */
@@ -196,7 +228,21 @@ public record QueueSettings(
     public QueueSettings withIdentity(Identity identity) {
         return new QueueSettings(this.maxActive, this.admitPerSecond, this.entryTtlSeconds, this.open,
                 this.maxPollsPerSecond, this.abandonAfterSeconds, this.opensAt, this.challengeMaxNumber,
-                this.inviteOnly, this.passKeys, this.passJwksUri, this.webhookUrl, this.webhookSecret, identity);
+                this.inviteOnly, this.passKeys, this.passJwksUri, this.webhookUrl, this.webhookSecret, identity,
+                this.returnHosts);
+    }
+
+    /** The same settings with these return hosts. */
+    public QueueSettings withReturnHosts(List<String> hosts) {
+        return new QueueSettings(this.maxActive, this.admitPerSecond, this.entryTtlSeconds, this.open,
+                this.maxPollsPerSecond, this.abandonAfterSeconds, this.opensAt, this.challengeMaxNumber,
+                this.inviteOnly, this.passKeys, this.passJwksUri, this.webhookUrl, this.webhookSecret, this.identity,
+                hosts);
+    }
+
+    /** Whether a proxy may send people back to this host (and port): one of {@code returnHosts}, compared exactly. */
+    public boolean returnsTo(String hostAndPort) {
+        return this.returnHosts != null && hostAndPort != null && this.returnHosts.contains(hostAndPort);
     }
 
     /** Whether an enter must carry a pass: the queue is in identity {@code pass}. */

@@ -36,7 +36,7 @@ public class QueueStore {
 
     private static final List<Object> FIELDS = List.of("maxActive", "admitPerSecond", "entryTtlSeconds", "open",
             "maxPollsPerSecond", "abandonAfterSeconds", "opensAt", "challengeMaxNumber", "inviteOnly", "passKeys",
-            "passJwksUri", "webhookUrl", "webhookSecret", "identity");
+            "passJwksUri", "webhookUrl", "webhookSecret", "identity", "returnHosts");
 
     private final StringRedisTemplate redis;
 
@@ -85,7 +85,9 @@ public class QueueStore {
                 "passJwksUri", optional(settings.passJwksUri()),
                 "webhookUrl", optional(settings.webhookUrl()),
                 "webhookSecret", optional(settings.webhookSecret()),
-                "identity", settings.identity().value());
+                "identity", settings.identity().value(),
+                // host names and ports hold no comma
+                "returnHosts", settings.returnHosts() == null ? "" : String.join(",", settings.returnHosts()));
         this.redis.opsForSet().add(this.registry, Long.toString(productId));
         announce(productId);
     }
@@ -97,7 +99,7 @@ public class QueueStore {
         }
         return Optional.of(settings(values.get(0), values.get(1), values.get(2), values.get(3), values.get(4),
                 values.get(5), values.get(6), values.get(7), values.get(8), values.get(9), values.get(10),
-                values.get(11), values.get(12), values.get(13)));
+                values.get(11), values.get(12), values.get(13), values.get(14)));
     }
 
     public Optional<QueueView> find(long productId) {
@@ -109,7 +111,7 @@ public class QueueStore {
         }
         QueueSettings settings = settings(reply.get(0), reply.get(1), reply.get(2), reply.get(3), reply.get(7),
                 reply.get(8), reply.get(11), reply.get(13), reply.get(14), reply.get(15), reply.get(19),
-                reply.get(20), reply.get(21), reply.get(22));
+                reply.get(20), reply.get(21), reply.get(22), reply.get(24));
         Object pace = reply.get(9);
         Object stock = reply.get(10);
         Object seed = reply.get(12);
@@ -165,7 +167,7 @@ public class QueueStore {
         this.redis.opsForSet().remove(this.registry, Long.toString(productId));
         QueueKeys keys = this.keyspace.product(productId);
         this.redis.delete(List.of(keys.settings(), keys.waiting(), keys.entry(), keys.gone(), keys.seen(),
-                keys.held(), keys.stats(), keys.audit(), keys.auditLease(), keys.admissionLease()));
+                keys.held(), keys.stats(), keys.audit(), keys.auditLease(), keys.admissionLease(), keys.revoked()));
     }
 
     /** Forgets a queue and everything in it. */
@@ -177,14 +179,15 @@ public class QueueStore {
     private static QueueSettings settings(Object maxActive, Object admitPerSecond, Object entryTtlSeconds,
             Object open, Object maxPollsPerSecond, Object abandonAfterSeconds, Object opensAt,
             Object challengeMaxNumber, Object inviteOnly, Object passKeys, Object passJwksUri, Object webhookUrl,
-            Object webhookSecret, Object identity) {
+            Object webhookSecret, Object identity, Object returnHosts) {
         return new QueueSettings(Integer.valueOf(maxActive.toString()), Integer.valueOf(admitPerSecond.toString()),
                 Integer.valueOf(entryTtlSeconds.toString()), Boolean.valueOf(open.toString()),
                 integerOrNull(maxPollsPerSecond), integerOrNull(abandonAfterSeconds),
                 opensAt == null ? null : Long.valueOf(opensAt.toString()), integerOrNull(challengeMaxNumber),
                 inviteOnly == null ? null : Boolean.valueOf(inviteOnly.toString()), passKeys(passKeys),
                 stringOrNull(passJwksUri), stringOrNull(webhookUrl), stringOrNull(webhookSecret),
-                Identity.of(stringOrNull(identity)));
+                Identity.of(stringOrNull(identity)),
+                returnHosts == null ? null : List.of(returnHosts.toString().split(",")));
     }
 
     /** The pass keys as stored: a JWK set's JSON, checked when it was saved. */

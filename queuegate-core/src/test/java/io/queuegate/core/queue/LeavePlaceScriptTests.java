@@ -54,6 +54,26 @@ class LeavePlaceScriptTests extends RedisScriptTestSupport {
     }
 
     @Test
+    void aRevokedAdmissionIsRecordedUntilItWouldHaveExpiredAndALeaveIsNot() {
+        configure(3, 1_000, 60, true);
+        this.line.append(this.product, List.of("a", "b", "c"));
+        assertThat(this.admission.admit(this.product, NOW, 100).admitted()).isEqualTo(3);
+        Double expiresAt = redis.opsForZSet().score(this.keys.entry(), "a");
+        // a past revoke whose admission has long expired: trimmed by the next revoke
+        redis.opsForZSet().add(this.keys.revoked(), "long-ago", 1);
+
+        assertThat(this.remover.revoke(token("a"))).isTrue();
+        this.remover.remove(token("b"));
+        this.remover.revoke(token("never-admitted"));
+
+        assertThat(redis.opsForZSet().rangeWithScores(this.keys.revoked(), 0, -1))
+            .singleElement().satisfies((revoked) -> {
+                assertThat(revoked.getValue()).isEqualTo("a");
+                assertThat(revoked.getScore()).isEqualTo(expiresAt);
+            });
+    }
+
+    @Test
     void unknownTokenIsNotRemovedAndItsLateAppendIsIgnored() {
         configure(10, 100, 60, true);
         this.line.append(this.product, List.of("a"));

@@ -195,10 +195,25 @@ class QueueStoreTests extends RedisScriptTestSupport {
     }
 
     @Test
+    void returnHostsAreStoredAndLeavingThemOutRemovesThem() {
+        QueueSettings with = new QueueSettings(5, 5, 60, true).withIdentity(Identity.VISITOR)
+            .withReturnHosts(List.of("shop.example", "127.0.0.1:8090"));
+        this.store.save(this.product, with);
+
+        assertThat(this.store.findSettings(this.product)).contains(with);
+        assertThat(this.store.find(this.product)).map(QueueView::settings).contains(with);
+        assertThat(with.returnsTo("127.0.0.1:8090")).isTrue();
+        assertThat(with.returnsTo("127.0.0.1:8091")).isFalse();
+
+        this.store.save(this.product, with.withReturnHosts(null));
+        assertThat(this.store.findSettings(this.product).orElseThrow().returnHosts()).isNull();
+    }
+
+    @Test
     void keysOfOneProductShareOneHashTag() {
         List<String> all = QueueKeys.of(42).all();
 
-        assertThat(all).hasSize(15).doesNotHaveDuplicates().allSatisfy((key) -> assertThat(key).endsWith(":{42}"));
+        assertThat(all).hasSize(16).doesNotHaveDuplicates().allSatisfy((key) -> assertThat(key).endsWith(":{42}"));
         assertThat(QueueKeys.REGISTRY).doesNotContain("{");
     }
 
