@@ -9,6 +9,7 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.enums.ParameterIn;
 import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import reactor.core.publisher.Mono;
@@ -63,14 +64,17 @@ class EdgeCheckController {
             Queuegate-Action (pass, return or wait), Queuegate-Location and Queuegate-Set-Cookie. A queue that does not \
             exist sends everyone to its waiting page, which says so.""")
     @Parameter(in = ParameterIn.HEADER, name = ORIGINAL_URI, example = "/tickets/42?seat=A1",
+            schema = @Schema(type = "string"),
             description = "The path and query the visitor asked for (nginx: $request_uri)")
     @Parameter(in = ParameterIn.HEADER, name = "X-Forwarded-Host", example = "shop.example",
+            schema = @Schema(type = "string"),
             description = "The site's host (and port) as the visitor asked for it; Host when left out")
     @Parameter(in = ParameterIn.HEADER, name = "X-Forwarded-Proto", example = "https",
+            schema = @Schema(type = "string"),
             description = "https when the site is reached over https: the cookie is then Secure")
     @ApiResponse(responseCode = "204", description = "pass: proxy the request to the origin, with Set-Cookie when given",
-            headers = { @Header(name = ACTION, description = "pass"),
-                @Header(name = SET_COOKIE, description = """
+            headers = { @Header(name = ACTION, schema = @Schema(type = "string"), description = "pass"),
+                @Header(name = SET_COOKIE, schema = @Schema(type = "string"), description = """
                         Set only when the visitor was admitted on the spot: the cookie to send with the origin's \
                         answer""") })
     @ApiResponse(responseCode = "401", description = """
@@ -78,9 +82,11 @@ class EdgeCheckController {
             path and query without qg_admission. wait: send the person to Queuegate-Location, the waiting page with \
             the URL they asked for as its return parameter (only for a host of the queue's returnHosts): 302 for a \
             page, 403 application/problem+json (code queue_required) for a request that asks for JSON""",
-            headers = { @Header(name = ACTION, description = "return or wait"),
-                @Header(name = LOCATION, description = "Where the proxy redirects to"),
-                @Header(name = SET_COOKIE, description = "return: the cookie holding the admission") })
+            headers = { @Header(name = ACTION, schema = @Schema(type = "string"), description = "return or wait"),
+                @Header(name = LOCATION, schema = @Schema(type = "string"),
+                        description = "Where the proxy redirects to"),
+                @Header(name = SET_COOKIE, schema = @Schema(type = "string"),
+                        description = "return: the cookie holding the admission") })
     @ApiResponse(responseCode = "400", description = "invalid_request: a malformed productId")
     Mono<ResponseEntity<Void>> check(@PathVariable("productId") String productIdText, ServerHttpRequest request) {
         long productId = ProductIds.parse(productIdText);

@@ -120,7 +120,7 @@ public record QueueSettings(
      * optional port. Nothing else (no scheme, path, user or wildcard), so that matching is an exact comparison.
      */
     public static final String RETURN_HOST = "^(([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*"
-            + "|\\[[0-9a-f:.]{2,45}])(:[1-9][0-9]{0,4})?$";
+            + "|\\[[0-9a-f:.]{2,45}\\])(:[1-9][0-9]{0,4})?$";
 
     /** Settings without return hosts: a queue that no proxy sends people back from. */
     public QueueSettings(Integer maxActive, Integer admitPerSecond, Integer entryTtlSeconds, Boolean open,
