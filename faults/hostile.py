@@ -789,19 +789,23 @@ def run(cases, threads=8):
 # --- "no write" evidence -----------------------------------------------------------------------------------------
 
 VOLATILE = {"bucket", "bucketAt"}  # the admission tick's rate bucket, rewritten every tick
+# Which worker steps a queue, relays its audit or sweeps its reservations: taken and renewed by the workers on their
+# own schedule, whatever requests come; a request can write none of them.
+LEASES = ("admissionLease", "auditLease", "reservationLease")
 
 
 def snapshot(redis, products):
     """Every key of the private Redis that belongs to one of the products or to none, with its content (the tick's
-    rate-bucket fields and the workers' heartbeat times left out). Other products' keys are left out: scenarios
+    rate-bucket fields, the workers' heartbeat times and their leases left out). Other products' keys are left out: scenarios
     run before this one may still be expiring or admitting in their lines."""
     mine = {str(p) for p in products}
+    leases = {S.keys(p)[name] for p in products for name in LEASES}
     out, cursor = {}, "0"
     while True:
         cursor, batch = redis("SCAN", cursor, "COUNT", 1000)
         for key in batch:
             tag = re.search(r"\{(\d+)\}", key)
-            if tag and tag.group(1) != "0" and tag.group(1) not in mine:
+            if key in leases or tag and tag.group(1) != "0" and tag.group(1) not in mine:
                 continue
             kind = redis("TYPE", key)
             if kind == "string":

@@ -63,6 +63,7 @@ public final class FaultChecks {
         names.put("audit", product.audit());
         names.put("auditLease", product.auditLease());
         names.put("admissionLease", product.admissionLease());
+        names.put("reservationLease", product.reservationLease());
         names.put("registry", Keyspace.DEFAULT.registry(QueueKeys.REGISTRY));
         names.put("lineEpoch", Keyspace.DEFAULT.lineEpoch());
         names.put("admissionWorkers", Keyspace.DEFAULT.admissionWorkers(QueueKeys.REGISTRY));

@@ -15,6 +15,7 @@ class FaultChecksTests {
         assertThat(json).contains("\"waiting\": \"" + keys.waiting() + "\"", "\"entry\": \"" + keys.entry() + "\"",
                 "\"gone\": \"" + keys.gone() + "\"", "\"settings\": \"" + keys.settings() + "\"",
                 "\"stats\": \"" + keys.stats() + "\"", "\"bookings\": \"" + keys.bookings() + "\"",
+                "\"reservationLease\": \"" + keys.reservationLease() + "\"",
                 "\"admissionWorkers\": \"queuegate:queues:workers\"");
         // the runner turns product 0's names into any product's by their trailing {<id>} tag
         for (String name : keys.all()) {
