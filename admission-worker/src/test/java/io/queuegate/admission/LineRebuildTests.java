@@ -3,20 +3,22 @@ package io.queuegate.admission;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import io.queuegate.core.queue.QueueKeys;
-import io.queuegate.core.token.TokenCodec;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.StringSerializer;
+import io.queuegate.core.testing.PrivateBroker;
+import io.queuegate.core.testing.TestRedis;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.listener.MessageListenerContainer;
+import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -25,58 +27,67 @@ import static org.awaitility.Awaitility.await;
  * A Redis that loses the lines (restarted without persistence, wiped, failed over without its last writes) gets
  * them back from the log, in log order, with the same places: the writer commits its offsets with the id of the
  * Redis it applied them to, and reads from the start of the log when Redis no longer carries that id. The loss is
- * made here by deleting the product's keys and the id, the Redis being shared with other tests.
+ * made by deleting the product's keys and the lines' id of the test's own keyspace ({@link WorkerOnBroker}), so that
+ * no other worker on the shared Redis sees a loss.
  */
-class LineRebuildTests extends WorkerTestSupport {
+class LineRebuildTests {
 
     private static final Duration REBUILT = Duration.ofSeconds(60);
 
-    @Value("${spring.embedded.kafka.brokers}")
-    String brokers;
+    private static final StringRedisTemplate redis = TestRedis.template();
 
-    @Autowired
-    TokenCodec codec;
+    private static EmbeddedKafkaKraftBroker kafka;
 
-    @Autowired
-    KafkaListenerEndpointRegistry listeners;
+    private WorkerOnBroker run;
 
-    private KafkaProducer<String, String> producer;
+    private ConfigurableApplicationContext worker;
+
+    @BeforeAll
+    static void startKafka() {
+        kafka = PrivateBroker.start(2);
+    }
+
+    @AfterAll
+    static void stopKafka() {
+        kafka.destroy();
+    }
 
     @BeforeEach
-    void openProducer() {
-        this.producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, this.brokers,
-                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new StringSerializer());
+    void startWorker() {
+        this.run = new WorkerOnBroker(kafka, "line-rebuild-test");
+        this.worker = this.run.start(Map.of());
     }
 
     @AfterEach
-    void closeProducer() {
-        this.producer.close(Duration.ofSeconds(5));
+    void stopWorker() {
+        this.run.close();
     }
 
     @Test
     void linesLostWhileTheWriterRunsAreRebuiltInLogOrder() {
-        long product = newProduct();
-        List<String> users = enter(product, "run", 500);
+        long product = this.run.newProduct();
+        List<String> users = this.run.enter(this.worker, product, "run", 500);
         await().atMost(REBUILT).until(() -> waiting(product).size() == 500);
-        assertThat(this.redis.opsForValue().get(QueueKeys.LINE_EPOCH)).isNotNull();
+        assertThat(redis.opsForValue().get(this.run.keyspace().lineEpoch())).isNotNull();
 
         loseTheLines(product);
         // the next batch finds Redis changed
-        users.addAll(enter(product, "after", 1));
+        users.addAll(this.run.enter(this.worker, product, "after", 1));
 
         await().atMost(REBUILT).until(() -> waiting(product).size() == 501);
         assertThat(waiting(product)).containsExactlyElementsOf(users);
-        assertThat(waitingScores(product).get(users.getLast())).isEqualTo(501.0);
-        assertThat(stat(product, "enteredTotal")).isEqualTo(501);
+        assertThat(redis.opsForZSet().score(keys(product).waiting(), users.getLast())).isEqualTo(501.0);
+        assertThat(stat(product, "enteredTotal")).isEqualTo("501");
     }
 
     @Test
     void anEmptyRedisFoundOnAssignmentIsRefilledFromTheLog() {
-        long product = newProduct();
-        List<String> users = enter(product, "assign", 300);
+        long product = this.run.newProduct();
+        List<String> users = this.run.enter(this.worker, product, "assign", 300);
         await().atMost(REBUILT).until(() -> waiting(product).size() == 300);
 
-        MessageListenerContainer writer = this.listeners.getListenerContainer("waiting-writer");
+        MessageListenerContainer writer = this.worker.getBean(KafkaListenerEndpointRegistry.class)
+            .getListenerContainer("waiting-writer");
         writer.stop();
         try {
             loseTheLines(product);
@@ -88,16 +99,25 @@ class LineRebuildTests extends WorkerTestSupport {
 
         await().atMost(REBUILT).until(() -> waiting(product).size() == 300);
         assertThat(waiting(product)).containsExactlyElementsOf(users);
-        assertThat(waitingScores(product).get(users.getLast())).isEqualTo(300.0);
-        assertThat(stat(product, "seq")).isEqualTo(300);
+        assertThat(redis.opsForZSet().score(keys(product).waiting(), users.getLast())).isEqualTo(300.0);
+        assertThat(stat(product, "seq")).isEqualTo("300");
     }
 
     private void loseTheLines(long product) {
-        this.redis.delete(QueueKeys.of(product).all());
-        this.redis.delete(QueueKeys.LINE_EPOCH);
+        redis.delete(keys(product).all());
+        redis.delete(this.run.keyspace().lineEpoch());
     }
 
-    private List<String> enter(long product, String prefix, int count) {
-        return enter(this.producer, this.codec, product, prefix, count);
+    private QueueKeys keys(long product) {
+        return this.run.keyspace().product(product);
+    }
+
+    private List<String> waiting(long product) {
+        Set<String> members = redis.opsForZSet().range(keys(product).waiting(), 0, -1);
+        return members == null ? List.of() : List.copyOf(members);
+    }
+
+    private Object stat(long product, String field) {
+        return redis.opsForHash().get(keys(product).stats(), field);
     }
 }

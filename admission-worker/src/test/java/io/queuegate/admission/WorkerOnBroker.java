@@ -61,6 +61,8 @@ public final class WorkerOnBroker implements AutoCloseable {
 
     private final List<Long> products = new ArrayList<>();
 
+    private KafkaProducer<String, String> producer;
+
     /** A new run on {@code kafka}, its prefix, topics and secrets named after {@code name}. */
     public WorkerOnBroker(EmbeddedKafkaKraftBroker kafka, String name) {
         this.kafka = kafka;
@@ -131,19 +133,30 @@ public final class WorkerOnBroker implements AutoCloseable {
     public List<String> enter(ConfigurableApplicationContext worker, long product, String prefix, int count) {
         TokenCodec codec = worker.getBean(TokenCodec.class);
         List<String> users = new ArrayList<>();
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, this.kafka.getBrokersAsString()), new StringSerializer(),
-                new StringSerializer())) {
-            for (int i = 0; i < count; i++) {
-                String user = "%s-%05d".formatted(prefix, i);
-                users.add(user);
-                producer.send(new ProducerRecord<>(topic("entries"), Long.toString(product), JsonMapper.shared()
-                    .writeValueAsString(new EntryRequested(product, codec.issue(product, user).value(), user,
-                            "r-" + i, 1L))));
-            }
-            producer.flush();
+        for (int i = 0; i < count; i++) {
+            String user = "%s-%05d".formatted(prefix, i);
+            users.add(user);
+            producer().send(new ProducerRecord<>(topic("entries"), Long.toString(product), JsonMapper.shared()
+                .writeValueAsString(new EntryRequested(product, codec.issue(product, user).value(), user, "r-" + i,
+                        1L))));
         }
+        producer().flush();
         return users;
+    }
+
+    /** Sends {@code value} as JSON to {@code topic} (one of {@link #topic}'s) and waits for the broker to hold it. */
+    public void send(String topic, String key, Object value) throws Exception {
+        producer().send(new ProducerRecord<>(topic, key, JsonMapper.shared().writeValueAsString(value))).get();
+    }
+
+    /** The run's producer, made at its first send (acks=all) and closed with the run. */
+    private KafkaProducer<String, String> producer() {
+        if (this.producer == null) {
+            this.producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                    this.kafka.getBrokersAsString(), ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(),
+                    new StringSerializer());
+        }
+        return this.producer;
     }
 
     /** Every record the topic holds now, in poll order; none when it does not exist. */
@@ -196,6 +209,9 @@ public final class WorkerOnBroker implements AutoCloseable {
 
     @Override
     public void close() {
+        if (this.producer != null) {
+            this.producer.close(Duration.ofSeconds(5));
+        }
         this.workers.forEach(ConfigurableApplicationContext::close);
         this.http.close();
         for (long product : this.products) {
