@@ -2,23 +2,13 @@ package io.queuegate.admission;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 import io.queuegate.core.queue.QueueKeys;
-import io.queuegate.core.testing.PrivateBroker;
-import io.queuegate.core.testing.TestRedis;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.listener.MessageListenerContainer;
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -27,41 +17,12 @@ import static org.awaitility.Awaitility.await;
  * A Redis that loses the lines (restarted without persistence, wiped, failed over without its last writes) gets
  * them back from the log, in log order, with the same places: the writer commits its offsets with the id of the
  * Redis it applied them to, and reads from the start of the log when Redis no longer carries that id. The loss is
- * made by deleting the product's keys and the lines' id of the test's own keyspace ({@link WorkerOnBroker}), so that
+ * made by deleting the product's keys and the lines' id of the test's own keyspace ({@link OwnRunTestSupport}), so that
  * no other worker on the shared Redis sees a loss.
  */
-class LineRebuildTests {
+class LineRebuildTests extends OwnRunTestSupport {
 
     private static final Duration REBUILT = Duration.ofSeconds(60);
-
-    private static final StringRedisTemplate redis = TestRedis.template();
-
-    private static EmbeddedKafkaKraftBroker kafka;
-
-    private WorkerOnBroker run;
-
-    private ConfigurableApplicationContext worker;
-
-    @BeforeAll
-    static void startKafka() {
-        kafka = PrivateBroker.start(2);
-    }
-
-    @AfterAll
-    static void stopKafka() {
-        kafka.destroy();
-    }
-
-    @BeforeEach
-    void startWorker() {
-        this.run = new WorkerOnBroker(kafka, "line-rebuild-test");
-        this.worker = this.run.start(Map.of());
-    }
-
-    @AfterEach
-    void stopWorker() {
-        this.run.close();
-    }
 
     @Test
     void linesLostWhileTheWriterRunsAreRebuiltInLogOrder() {

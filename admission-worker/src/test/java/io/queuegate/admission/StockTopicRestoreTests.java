@@ -8,17 +8,7 @@ import io.queuegate.core.event.StockSet;
 import io.queuegate.core.queue.QueueKeys;
 import io.queuegate.core.queue.QueueSettings;
 import io.queuegate.core.queue.QueueStore;
-import io.queuegate.core.testing.PrivateBroker;
-import io.queuegate.core.testing.TestRedis;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -28,41 +18,12 @@ import static org.awaitility.Awaitility.await;
  * last setting there wins over one an older booking service left in the sale topic, a product set only there (before
  * the upgrade) keeps its setting, and the units booked since a setting are taken off it. The stock topic gives stock
  * settings only: a queue's settings planted there (a webhook URL of a stranger's) are not restored. The loss is made
- * by deleting the products' keys and the lines' id of the test's own keyspace ({@link WorkerOnBroker}), so that no
+ * by deleting the products' keys and the lines' id of the test's own keyspace ({@link OwnRunTestSupport}), so that no
  * other worker on the shared Redis sees a loss.
  */
-class StockTopicRestoreTests {
+class StockTopicRestoreTests extends OwnRunTestSupport {
 
     private static final Duration RESTORED = Duration.ofSeconds(60);
-
-    private static final StringRedisTemplate redis = TestRedis.template();
-
-    private static EmbeddedKafkaKraftBroker kafka;
-
-    private WorkerOnBroker run;
-
-    private ConfigurableApplicationContext worker;
-
-    @BeforeAll
-    static void startKafka() {
-        kafka = PrivateBroker.start(2);
-    }
-
-    @AfterAll
-    static void stopKafka() {
-        kafka.destroy();
-    }
-
-    @BeforeEach
-    void startWorker() {
-        this.run = new WorkerOnBroker(kafka, "stock-topic-restore-test");
-        this.worker = this.run.start(Map.of());
-    }
-
-    @AfterEach
-    void stopWorker() {
-        this.run.close();
-    }
 
     @Test
     void theStockTopicsSettingsAreRestoredAfterARedisLossAndWinOverTheSaleTopics() throws Exception {
